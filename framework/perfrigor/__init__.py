@@ -1,0 +1,48 @@
+"""perfrigor: is a performance change real, and how big is it?
+
+The public API. Methods arrive as plugins (entry-point group ``perfrigor``);
+see ``perfrigor.components()`` for what is installed.
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version
+
+from . import hierarchy, progress, stats
+from .components import (
+    Comparator,
+    Component,
+    Estimator,
+    Test,
+    as_sample,
+    as_sample_mapping,
+    check_random_state,
+    choice_param,
+    confidence_param,
+    float_param,
+    int_param,
+    pair_key,
+    random_state_param,
+)
+from .data import BenchmarkInfo, Sample, Suite
+from .errors import ConfigError, DataError, PerfrigorError
+from .hookspecs import hookimpl, hookspec
+from .pipeline import Pipeline, pipeline
+from .readers import read
+from .registry import components, get, get_registry
+from .report import Report
+from .results import Comparison, Estimate, Result, SuiteSummary, TestResult, to_jsonable
+
+try:
+    __version__ = version("perfrigor")
+except PackageNotFoundError:  # running from a source tree
+    __version__ = "0.0.0+unknown"
+
+__all__ = [
+    "BenchmarkInfo", "Comparator", "Comparison", "Component", "ConfigError", "DataError", "Estimate",
+    "Estimator", "PerfrigorError", "Pipeline", "Report", "Result", "Sample", "Suite", "SuiteSummary",
+    "Test", "TestResult", "__version__", "as_sample", "as_sample_mapping", "check_random_state",
+    "choice_param", "components", "confidence_param", "float_param", "get", "get_registry",
+    "hierarchy", "progress", "hookimpl", "hookspec", "int_param", "pair_key", "pipeline", "random_state_param",
+    "read", "stats", "to_jsonable",
+]

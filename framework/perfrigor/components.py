@@ -1,0 +1,271 @@
+"""Abstract components: Estimator, Test, Comparator.
+
+A component is an attrs class whose fields are its parameters (typed, with
+validators), plus a class attribute ``name`` under which the registry knows it.
+As in scikit-learn, parameters are introspected (``get_params``) and the
+``repr`` shows only the ones that differ from their defaults.
+
+The pipeline calls :meth:`Component.run_benchmark` (per benchmark) or
+:meth:`Component.run_suite` (once per suite); the defaults dispatch to
+``estimate`` / ``test`` / ``compare``. Override them to read earlier results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
+
+import attrs
+import numpy as np
+
+from .data import Sample, Suite
+from .errors import ConfigError
+from .results import Result, SuiteSummary
+
+# ---------------------------------------------------------------- parameters
+
+
+def _check_confidence(instance: Any, attribute: attrs.Attribute, value: float) -> None:
+    if not (isinstance(value, int | float) and 0.0 < float(value) < 1.0):
+        raise ValueError(f"{attribute.name} must be a level strictly between 0 and 1 (e.g. 0.95), got {value!r}")
+
+
+def confidence_param(default: float = 0.95) -> Any:
+    """A ``confidence`` field (1 - alpha), validated to lie in (0, 1)."""
+    return attrs.field(default=default, converter=float, validator=_check_confidence)
+
+
+def choice_param(default: str, *options: str) -> Any:
+    """A string field restricted to ``options``."""
+    allowed = (default, *[o for o in options if o != default])
+
+    def check(instance: Any, attribute: attrs.Attribute, value: str) -> None:
+        if value not in allowed:
+            raise ValueError(f"{attribute.name} must be one of {list(allowed)}, got {value!r}")
+
+    return attrs.field(default=default, validator=check)
+
+
+def int_param(default: int | None, minimum: int = 1, optional: bool = False) -> Any:
+    """An integer field >= ``minimum`` (None allowed when ``optional``)."""
+
+    def check(instance: Any, attribute: attrs.Attribute, value: Any) -> None:
+        if value is None and optional:
+            return
+        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
+            raise ValueError(f"{attribute.name} must be an integer >= {minimum}, got {value!r}")
+
+    return attrs.field(default=default, validator=check)
+
+
+def float_param(default: float | None, minimum: float | None = None, maximum: float | None = None,
+                optional: bool = False, strict: bool = False) -> Any:
+    """A float field within [minimum, maximum] (open bounds when ``strict``)."""
+
+    def check(instance: Any, attribute: attrs.Attribute, value: Any) -> None:
+        if value is None and optional:
+            return
+        if isinstance(value, bool) or not isinstance(value, int | float | np.number):
+            raise ValueError(f"{attribute.name} must be a number, got {value!r}")
+        low_bad = minimum is not None and (value <= minimum if strict else value < minimum)
+        high_bad = maximum is not None and (value >= maximum if strict else value > maximum)
+        if low_bad or high_bad:
+            raise ValueError(f"{attribute.name} must lie in {'(' if strict else '['}{minimum}, {maximum}"
+                             f"{')' if strict else ']'}, got {value!r}")
+
+    return attrs.field(default=default, validator=check)
+
+
+def _check_random_state(instance: Any, attribute: attrs.Attribute, value: Any) -> None:
+    if value is None or isinstance(value, np.random.Generator):
+        return
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
+        raise ValueError(f"random_state must be None, a non-negative int or a numpy Generator, got {value!r}")
+
+
+def random_state_param(default: int | None = None) -> Any:
+    """A ``random_state`` field: None, an int seed or a numpy Generator."""
+    return attrs.field(default=default, validator=_check_random_state, eq=False)
+
+
+def check_random_state(random_state: Any) -> np.random.Generator:
+    """A numpy Generator from None, an int seed or a Generator (returned as is)."""
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    return np.random.default_rng(random_state)
+
+
+# ---------------------------------------------------------------- components
+
+PairKey = str
+
+
+def pair_key(baseline: str, candidate: str) -> PairKey:
+    """The key under which a two-system result is stored in a report."""
+    return f"{baseline} -> {candidate}"
+
+
+@attrs.define
+class Component:
+    """Base of every component. Subclasses are attrs classes; their fields are parameters.
+
+    Class attributes: ``name`` (registry name), ``kind`` ("estimator", "test",
+    "comparator") and ``scope`` ("benchmark": run on every benchmark;
+    "suite": run once on a whole suite).
+    """
+
+    name: ClassVar[str] = ""
+    kind: ClassVar[str] = ""
+    scope: ClassVar[str] = "benchmark"
+
+    # -- scikit-learn style parameter introspection
+    @classmethod
+    def param_names(cls) -> list[str]:
+        return [f.name for f in attrs.fields(cls) if f.init]
+
+    def get_params(self) -> dict[str, Any]:
+        """The component's parameters as a dict (``pr.get(name, **params)`` rebuilds it)."""
+        return {n: getattr(self, n) for n in self.param_names()}
+
+    def set_params(self, **params: Any) -> Component:
+        """A copy with some parameters changed (validated)."""
+        return build(type(self), {**self.get_params(), **params})
+
+    def __repr__(self) -> str:
+        changed = []
+        for f in attrs.fields(type(self)):
+            if not f.init:
+                continue
+            value = getattr(self, f.name)
+            default = f.default
+            if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
+                default = default.factory() if not default.takes_self else None
+            try:
+                same = bool(np.all(value == default)) if value is not None or default is not None else True
+            except Exception:  # noqa: BLE001 - exotic values: show them
+                same = False
+            if not same or (value is None) != (default is None):
+                changed.append(f"{f.name}={value!r}")
+        return f"{type(self).__name__}({', '.join(changed)})"
+
+    @classmethod
+    def description(cls) -> str:
+        """First line of the class docstring."""
+        doc = (cls.__doc__ or "").strip()
+        return doc.splitlines()[0] if doc else ""
+
+    # -- how a pipeline runs the component (override to read earlier results)
+    def run_benchmark(self, samples: Mapping[str, Sample], baseline: str, candidate: str | None,
+                      previous: Mapping[str, Mapping[str, Result]]) -> dict[str, Result]:
+        """Run on one benchmark; return ``{key: result}`` (key: a system or a pair)."""
+        raise NotImplementedError
+
+    def run_suite(self, suite: Suite, baseline: str, candidate: str | None,
+                  previous: Mapping[str, Any]) -> Result:
+        """Run once on a suite (``scope == "suite"`` components)."""
+        raise NotImplementedError(f"{self.name} does not run on a whole suite")
+
+    def summarize(self, suite: Suite, results: Mapping[str, Mapping[str, Result]]) -> SuiteSummary | None:
+        """Optional suite-level summary of this step's per-benchmark results (e.g. overall speedup)."""
+        return None
+
+
+@attrs.define(repr=False)
+class Estimator(Component):
+    """Estimates something from one system's sample: ``estimate(sample) -> result``."""
+
+    kind: ClassVar[str] = "estimator"
+
+    def estimate(self, sample: Any) -> Result:
+        raise NotImplementedError
+
+    def run_benchmark(self, samples, baseline, candidate, previous):
+        return {system: self.estimate(sample) for system, sample in samples.items()}
+
+
+@attrs.define(repr=False)
+class Test(Component):
+    """A hypothesis test: ``test(x, y=None) -> TestResult``.
+
+    ``n_samples`` is 1 for one-sample tests (run on every system) and 2 for
+    two-sample tests (run on baseline vs candidate).
+    """
+
+    __test__ = False  # not a pytest test class
+    kind: ClassVar[str] = "test"
+    n_samples: ClassVar[int] = 2
+
+    def test(self, x: Any, y: Any = None) -> Result:
+        raise NotImplementedError
+
+    def run_benchmark(self, samples, baseline, candidate, previous):
+        if self.n_samples == 1:
+            return {system: self.test(sample) for system, sample in samples.items()}
+        if candidate is None:
+            return {}
+        return {pair_key(baseline, candidate): self.test(samples[baseline], samples[candidate])}
+
+
+@attrs.define(repr=False)
+class Comparator(Component):
+    """Compares two systems: ``compare(baseline, candidate) -> Comparison``.
+
+    ``scope = "suite"`` comparators take two mappings ``{benchmark: sample}``.
+    ``multi_system = True`` comparators also offer ``compare_many({system: sample})``.
+    """
+
+    kind: ClassVar[str] = "comparator"
+    multi_system: ClassVar[bool] = False
+
+    def compare(self, baseline: Any, candidate: Any) -> Result:
+        raise NotImplementedError
+
+    def compare_many(self, samples: Mapping[str, Any]) -> Result:
+        raise NotImplementedError(f"{self.name} compares two systems only")
+
+    def run_benchmark(self, samples, baseline, candidate, previous):
+        out: dict[str, Result] = {}
+        if self.multi_system and len(samples) > 2:
+            out[" vs ".join(samples)] = self.compare_many(samples)
+        if candidate is not None:
+            out[pair_key(baseline, candidate)] = self.compare(samples[baseline], samples[candidate])
+        return out
+
+    def run_suite(self, suite, baseline, candidate, previous):
+        if candidate is None:
+            raise ConfigError(f"{self.name} compares two systems; the suite has only {list(suite.systems)}")
+        return self.compare(suite.system(baseline), suite.system(candidate))
+
+
+KINDS: dict[str, type[Component]] = {"estimator": Estimator, "test": Test, "comparator": Comparator}
+
+
+def build(cls: type[Component], params: Mapping[str, Any]) -> Component:
+    """Instantiate ``cls`` with ``params``, turning bad parameters into ConfigError."""
+    from .registry import did_you_mean
+
+    known = cls.param_names()
+    unknown = [p for p in params if p not in known]
+    if unknown:
+        hints = "; ".join(f"{p!r}{did_you_mean(p, known)}" for p in unknown)
+        raise ConfigError(f"{cls.name or cls.__name__}: unknown parameter(s) {hints} "
+                          f"(parameters: {', '.join(known) or 'none'})")
+    try:
+        return cls(**params)
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"{cls.name or cls.__name__}: {exc}") from None
+
+
+def as_sample(obj: Any, what: str = "sample", **kwargs: Any) -> Sample:
+    """A Sample from a Sample or array-like (what every component accepts)."""
+    return Sample.coerce(obj, what=what, **kwargs)
+
+
+def as_sample_mapping(obj: Any, what: str) -> dict[str, Sample]:
+    """``{benchmark: Sample}`` from a mapping of samples or array-likes (suite comparators)."""
+    if not isinstance(obj, Mapping):
+        raise ConfigError(f"{what}: a suite comparator takes a mapping {{benchmark: sample}}, got {type(obj).__name__}")
+    return {str(k): as_sample(v, what=f"{what}, benchmark {k!r}", name=str(k)) for k, v in obj.items()}
+
+
+Factory = Callable[..., Component]

@@ -1,0 +1,88 @@
+"""Pipelines from TOML/JSON documents or mappings.
+
+    [pipeline]
+    name = "my-check"
+    baseline = "O0"          # optional: which systems to compare
+    candidate = "O3"
+    preset = "speedup-test"  # optional: start from a preset's steps
+
+    [input]                  # optional: reader options (format, column names...)
+    value = "time"
+
+    [[steps]]
+    component = "fieller"
+    confidence = 0.99        # parameters inline, or in a [steps.params] table
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from .errors import ConfigError
+
+_TOP_KEYS = {"pipeline", "steps", "input", "name", "description", "preset", "baseline", "candidate"}
+_PIPELINE_KEYS = {"name", "description", "preset", "baseline", "candidate"}
+
+
+def load_config(path: str | os.PathLike) -> dict[str, Any]:
+    """Parse a TOML or JSON config file; errors name the file (and line where the parser gives it)."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{p}: cannot read config: {exc.strerror or exc}") from None
+    if p.suffix.lower() == ".json":
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"{p}, line {exc.lineno}: invalid JSON: {exc.msg}") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{p}: invalid TOML: {exc}") from None
+
+
+def pipeline_from_config(config: str | os.PathLike | Mapping[str, Any]):
+    """Build a Pipeline from a config file path or mapping."""
+    from .pipeline import Pipeline
+    from .registry import get_registry
+
+    where = "config"
+    if isinstance(config, str | os.PathLike):
+        where = str(config)
+        config = load_config(config)
+    if not isinstance(config, Mapping):
+        raise ConfigError(f"{where}: a pipeline config is a table/object, got {type(config).__name__}")
+    unknown = set(config) - _TOP_KEYS
+    if unknown:
+        raise ConfigError(f"{where}: unknown section(s) {sorted(unknown)}; expected {sorted(_TOP_KEYS)}")
+    head = dict(config.get("pipeline", {}) or {})
+    for key in _PIPELINE_KEYS:
+        if key in config:
+            head.setdefault(key, config[key])
+    bad = set(head) - _PIPELINE_KEYS
+    if bad:
+        raise ConfigError(f"{where}: unknown key(s) {sorted(bad)} in [pipeline]; expected {sorted(_PIPELINE_KEYS)}")
+    steps = list(config.get("steps", []) or [])
+    input_options = dict(config.get("input", {}) or {})
+    name = head.get("name")
+    if head.get("preset"):
+        preset = get_registry().preset(head["preset"])
+        steps = list(preset.get("steps", [])) + steps
+        name = name or preset.get("name")
+        for key in ("baseline", "candidate", "description"):
+            head.setdefault(key, preset.get(key))
+        input_options = {**dict(preset.get("input", {}) or {}), **input_options}
+    if not steps:
+        raise ConfigError(f"{where}: no steps (add [[steps]] tables or a preset)")
+    try:
+        return Pipeline(steps, name=name or "custom", description=head.get("description") or "",
+                        baseline=head.get("baseline"), candidate=head.get("candidate"),
+                        input_options=input_options)
+    except ConfigError as exc:
+        raise ConfigError(f"{where}: {exc}") from None

@@ -1,0 +1,181 @@
+"""Plugin manager and registry: entry points -> names -> components, presets, readers, renderers.
+
+Built-in plugins are registered through the entry-point group ``perfrigor``
+exactly like third-party ones. ``PERFRIGOR_PLUGINS`` (comma-separated
+entry-point names) restricts which are loaded, e.g. for tests.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib.metadata
+import os
+import threading
+from collections.abc import Iterable
+from typing import Any
+
+import attrs
+import pluggy
+
+from . import hookspecs
+from .components import KINDS, Component, build
+from .errors import ConfigError
+
+ENTRY_POINT_GROUP = "perfrigor"
+ENV_ALLOW = "PERFRIGOR_PLUGINS"
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """' (did you mean 'x'?)' when a close match exists, else ''."""
+    close = difflib.get_close_matches(word, list(choices), n=3, cutoff=0.6)
+    return f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
+
+
+@attrs.frozen
+class Registered:
+    """One named contribution and the plugin it came from."""
+
+    name: str
+    obj: Any
+    plugin: str
+    version: str | None = None
+
+
+class Registry:
+    """Names of every component, preset, reader and renderer the loaded plugins contribute."""
+
+    def __init__(self, pm: pluggy.PluginManager) -> None:
+        self.pm = pm
+        self.components: dict[str, Registered] = {}
+        self.presets: dict[str, Registered] = {}
+        self.readers: dict[str, Registered] = {}
+        self.renderers: dict[str, Registered] = {}
+        self._collect()
+
+    def _plugin_label(self, plugin: Any) -> tuple[str, str | None]:
+        name = self.pm.get_name(plugin) or getattr(plugin, "__name__", repr(plugin))
+        dist = getattr(self.pm, "dists", {}).get(name)
+        if dist is None:
+            return name, None
+        return f"{name} ({dist[0]})", dist[1]
+
+    def _collect(self) -> None:
+        tables = {
+            "perfrigor_components": (self.components, lambda c: getattr(c, "name", "")),
+            "perfrigor_pipelines": (self.presets, lambda p: p.get("name", "") if isinstance(p, dict) else ""),
+            "perfrigor_readers": (self.readers, lambda r: getattr(r, "name", "")),
+            "perfrigor_renderers": (self.renderers, lambda r: getattr(r, "name", "")),
+        }
+        for hook_name, (table, get_name) in tables.items():
+            hook = getattr(self.pm.hook, hook_name)
+            for impl in hook.get_hookimpls():
+                plugin_name, version = self._plugin_label(impl.plugin)
+                try:
+                    items = impl.function() or []
+                except Exception as exc:  # noqa: BLE001 - a broken plugin is reported by name
+                    raise ConfigError(f"plugin {plugin_name}: {hook_name}() failed: {type(exc).__name__}: {exc}") from exc
+                for item in items:
+                    name = get_name(item)
+                    if not name or not isinstance(name, str):
+                        raise ConfigError(f"plugin {plugin_name}: {hook_name}() returned {item!r} without a name")
+                    if hook_name == "perfrigor_components":
+                        self._check_component(item, plugin_name)
+                    if name in table:
+                        other = table[name].plugin
+                        raise ConfigError(f"name clash: {name!r} is registered by both {other} and {plugin_name}")
+                    table[name] = Registered(name, item, plugin_name, version)
+
+    @staticmethod
+    def _check_component(cls: Any, plugin: str) -> None:
+        if not (isinstance(cls, type) and issubclass(cls, Component) and attrs.has(cls)):
+            raise ConfigError(f"plugin {plugin}: {cls!r} is not an attrs subclass of Estimator, Test or Comparator")
+        if cls.kind not in KINDS:
+            raise ConfigError(f"plugin {plugin}: component {cls.name!r} has unknown kind {cls.kind!r}")
+
+    # -- look-ups with helpful errors
+    def _lookup(self, table: dict[str, Registered], name: str, what: str) -> Registered:
+        try:
+            return table[name]
+        except KeyError:
+            raise ConfigError(f"unknown {what} {name!r}{did_you_mean(name, table)}; "
+                              f"known: {', '.join(sorted(table)) or 'none'}") from None
+
+    def component_class(self, name: str) -> type[Component]:
+        return self._lookup(self.components, name, "component").obj
+
+    def preset(self, name: str) -> dict[str, Any]:
+        return self._lookup(self.presets, name, "pipeline preset").obj
+
+    def reader(self, name: str) -> Any:
+        return self._lookup(self.readers, name, "input format").obj
+
+    def renderer(self, name: str) -> Any:
+        return self._lookup(self.renderers, name, "output format").obj
+
+
+class PluginManager(pluggy.PluginManager):
+    """pluggy's manager, remembering which distribution (and version) each plugin came from."""
+
+    def __init__(self) -> None:
+        super().__init__(hookspecs.PROJECT)
+        self.dists: dict[str, tuple[str, str]] = {}
+
+
+def make_plugin_manager(allow: Iterable[str] | None = None, extra_plugins: Iterable[Any] = ()) -> PluginManager:
+    """A plugin manager with perfrigor's hookspecs and the entry-point plugins loaded."""
+    pm = PluginManager()
+    pm.add_hookspecs(hookspecs)
+    if allow is None and os.environ.get(ENV_ALLOW):
+        allow = [s.strip() for s in os.environ[ENV_ALLOW].split(",") if s.strip()]
+    allowed = None if allow is None else set(allow)
+    for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        if allowed is not None and ep.name not in allowed:
+            continue
+        if pm.get_plugin(ep.name) is not None or pm.is_blocked(ep.name):
+            continue
+        try:
+            plugin = ep.load()
+        except Exception as exc:  # noqa: BLE001 - a broken plugin is reported by name
+            dist = f" (from {ep.dist.name})" if ep.dist else ""
+            raise ConfigError(f"plugin {ep.name!r}{dist} cannot be loaded: {type(exc).__name__}: {exc}") from exc
+        pm.register(plugin, name=ep.name)
+        if ep.dist is not None:
+            pm.dists[ep.name] = (ep.dist.name, ep.dist.version)
+    for plugin in extra_plugins:
+        pm.register(plugin)
+    try:
+        pm.check_pending()
+    except pluggy.PluginValidationError as exc:
+        raise ConfigError(f"plugin {exc.plugin!r} implements an unknown hook: {exc}") from exc
+    return pm
+
+
+_lock = threading.Lock()
+_registry: Registry | None = None
+
+
+def get_registry() -> Registry:
+    """The process-wide registry, built on first use."""
+    global _registry
+    with _lock:
+        if _registry is None:
+            _registry = Registry(make_plugin_manager())
+        return _registry
+
+
+def reload(allow: Iterable[str] | None = None, extra_plugins: Iterable[Any] = ()) -> Registry:
+    """Rebuild the registry (after installing a plugin, or with an allow-list / extra plugin objects)."""
+    global _registry
+    with _lock:
+        _registry = Registry(make_plugin_manager(allow, extra_plugins))
+        return _registry
+
+
+def components() -> dict[str, str]:
+    """``{name: kind}`` of every registered component."""
+    return {name: rec.obj.kind for name, rec in sorted(get_registry().components.items())}
+
+
+def get(name: str, **params: Any) -> Component:
+    """An instance of the component registered as ``name`` with ``params`` (ConfigError if bad)."""
+    return build(get_registry().component_class(name), params)

@@ -1,0 +1,108 @@
+"""Report: every result of a pipeline run, its warnings and a summary of the inputs.
+
+One report object, many renderers (text, markdown, json, html, or a plugin's).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import attrs
+
+from .results import Result, to_jsonable
+
+
+@attrs.frozen
+class StepInfo:
+    """What a step was: its id, component name, kind, scope and parameters."""
+
+    id: str
+    component: str
+    kind: str
+    scope: str
+    params: Mapping[str, Any]
+
+
+@attrs.frozen(eq=False)
+class Report:
+    """Outcome of :meth:`Pipeline.run`.
+
+    ``benchmark_results[benchmark][step_id][key]`` holds per-benchmark results
+    (key: a system name or ``"baseline -> candidate"``); ``suite_results[step_id]``
+    holds suite-level results; ``errors`` lists steps that could not run on a
+    benchmark and why.
+    """
+
+    pipeline: str
+    steps: list[StepInfo]
+    baseline: str
+    candidate: str | None
+    inputs: Mapping[str, Any]
+    benchmark_results: Mapping[str, Mapping[str, Mapping[str, Result]]]
+    suite_results: Mapping[str, Result]
+    errors: list[dict[str, str]] = attrs.field(factory=list)
+    source: str | None = None
+
+    @property
+    def benchmarks(self) -> list[str]:
+        return list(self.benchmark_results)
+
+    def iter_results(self) -> Iterator[tuple[str | None, str, str | None, Result]]:
+        """``(benchmark or None, step_id, key or None, result)`` for every result, in step order."""
+        for step in self.steps:
+            for bench, steps in self.benchmark_results.items():
+                for key, res in steps.get(step.id, {}).items():
+                    yield bench, step.id, key, res
+            if step.id in self.suite_results:
+                yield None, step.id, None, self.suite_results[step.id]
+
+    def result(self, step: str, benchmark: str | None = None, key: str | None = None) -> Result:
+        """One result: a suite result by step id, or a benchmark's (first key unless given)."""
+        if benchmark is None and step in self.suite_results:
+            return self.suite_results[step]
+        if benchmark is None:
+            if len(self.benchmark_results) != 1:
+                raise KeyError(f"step {step!r}: name the benchmark (one of {self.benchmarks})")
+            benchmark = self.benchmarks[0]
+        found = self.benchmark_results[benchmark][step]
+        if key is None:
+            return next(iter(found.values()))
+        return found[key]
+
+    @property
+    def warnings(self) -> list[dict[str, str]]:
+        """Every warning of every result, with where it arose, then the step errors."""
+        out = []
+        for bench, step, key, res in self.iter_results():
+            for w in res.warnings:
+                out.append({"step": step, "benchmark": bench or "(suite)", "key": key or "", "message": w})
+        for err in self.errors:
+            out.append({**err, "key": "", "message": f"not run: {err['message']}"})
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "pipeline": self.pipeline,
+            "source": self.source,
+            "baseline": self.baseline,
+            "candidate": self.candidate,
+            "steps": [to_jsonable(s) for s in self.steps],
+            "inputs": to_jsonable(self.inputs),
+            "benchmarks": {
+                b: {step: {k: r.to_dict() for k, r in res.items()} for step, res in steps.items()}
+                for b, steps in self.benchmark_results.items()
+            },
+            "suite": {step: r.to_dict() for step, r in self.suite_results.items()},
+            "warnings": self.warnings,
+            "errors": list(self.errors),
+        }
+
+    def render(self, format: str = "text") -> str:
+        """The report as text, markdown, json, html (or a plugin's format)."""
+        from .registry import get_registry
+
+        return get_registry().renderer(format).render(self)
+
+    def __str__(self) -> str:
+        return self.render("text")

@@ -1,0 +1,136 @@
+"""Result objects: small immutable attrs classes that serialise with ``to_dict()``.
+
+Like scipy.stats' result objects they carry what a person asks next (the
+interval, the p-value, the verdict, the details of every intermediate step).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+import numpy as np
+
+
+def to_jsonable(value: Any) -> Any:
+    """Convert numpy scalars/arrays, tuples, attrs results and mappings to JSON-ready data.
+
+    Non-finite floats become None (JSON has no NaN/inf), so output is strict JSON.
+    """
+    if isinstance(value, Result):
+        return value.to_dict()
+    if attrs.has(type(value)):
+        return to_jsonable(attrs.asdict(value, recurse=False))
+    if isinstance(value, Mapping):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, np.ndarray):
+        return [to_jsonable(v) for v in value.tolist()]
+    if isinstance(value, list | tuple | set | frozenset):
+        return [to_jsonable(v) for v in value]
+    if isinstance(value, np.bool_ | bool):
+        return bool(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.floating | float):
+        f = float(value)
+        return f if math.isfinite(f) else None
+    if value is None or isinstance(value, int | str):
+        return value
+    return str(value)
+
+
+@attrs.frozen(kw_only=True)
+class Result:
+    """Base of every result: ``warnings`` say why a conclusion could not be drawn."""
+
+    warnings: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+
+    def describe(self) -> str:
+        """One line for a person (renderers use it); results override it to say more."""
+        for attr in ("verdict", "text"):
+            text = getattr(self, attr, None)
+            if text:
+                return str(text)
+        return type(self).__name__
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {f.name: to_jsonable(getattr(self, f.name)) for f in attrs.fields(type(self))}
+        out["type"] = type(self).__name__
+        return out
+
+
+@attrs.frozen(kw_only=True)
+class TestResult(Result):
+    """Outcome of a hypothesis test (as R's ``htest``)."""
+
+    __test__ = False  # not a pytest test class
+
+    statistic: float | None
+    pvalue: float | None
+    alpha: float
+    reject: bool
+    alternative: str = "two-sided"
+    method: str = ""
+    details: Mapping[str, Any] = attrs.field(factory=dict)
+
+    @property
+    def confidence(self) -> float:
+        return 1.0 - self.alpha
+
+    def describe(self) -> str:
+        name = self.method or "test"
+        stat = "" if self.statistic is None else f"statistic {self.statistic:.4g}, "
+        p = "p-value n/a" if self.pvalue is None else f"p-value {self.pvalue:.4g}"
+        word = "rejected" if self.reject else "not rejected"
+        return f"{name}: {stat}{p}; H0 {word} at alpha {self.alpha:g} ({self.alternative})"
+
+
+@attrs.frozen(kw_only=True)
+class Comparison(Result):
+    """Two systems compared: a speedup estimate (>1: candidate faster), its interval and a verdict."""
+
+    estimate: float | None
+    ci_low: float | None
+    ci_high: float | None
+    confidence: float | None
+    pvalue: float | None
+    significant: bool | None
+    verdict: str
+    details: Mapping[str, Any] = attrs.field(factory=dict)
+
+    def confidence_interval(self) -> tuple[float | None, float | None]:
+        return (self.ci_low, self.ci_high)
+
+
+@attrs.frozen(kw_only=True)
+class Estimate(Result):
+    """One number estimated from one system, with its interval (e.g. ``mean-ci``)."""
+
+    estimate: float | None
+    ci_low: float | None = None
+    ci_high: float | None = None
+    confidence: float | None = None
+    details: Mapping[str, Any] = attrs.field(factory=dict)
+
+    def confidence_interval(self) -> tuple[float | None, float | None]:
+        return (self.ci_low, self.ci_high)
+
+    def describe(self) -> str:
+        if self.estimate is None:
+            return "no estimate"
+        text = f"{self.estimate:.6g}"
+        if self.ci_low is not None and self.ci_high is not None:
+            level = f"{self.confidence:.0%} " if self.confidence else ""
+            text += f" ({level}CI {self.ci_low:.6g} to {self.ci_high:.6g})"
+        return text
+
+
+@attrs.frozen(kw_only=True)
+class SuiteSummary(Result):
+    """A suite-level summary a per-benchmark step adds (e.g. the weighted overall speedup)."""
+
+    title: str
+    values: Mapping[str, Any] = attrs.field(factory=dict)
+    text: str = ""

@@ -1,0 +1,1 @@
+"""perfrigor's built-in method plugins, each registered through the ``perfrigor`` entry points."""

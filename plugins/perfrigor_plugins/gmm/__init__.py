@@ -1,0 +1,1 @@
+"""perfrigor plugin gmm (in progress)."""

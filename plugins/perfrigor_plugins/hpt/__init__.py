@@ -1,0 +1,1 @@
+"""perfrigor plugin hpt (in progress)."""

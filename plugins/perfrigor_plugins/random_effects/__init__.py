@@ -1,0 +1,1 @@
+"""perfrigor plugin random_effects (in progress)."""

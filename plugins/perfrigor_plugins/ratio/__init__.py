@@ -1,0 +1,1 @@
+"""perfrigor plugin ratio (in progress)."""

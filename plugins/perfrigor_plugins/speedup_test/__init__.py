@@ -1,0 +1,1 @@
+"""perfrigor plugin speedup_test (in progress)."""
