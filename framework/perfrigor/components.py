@@ -117,6 +117,10 @@ class Component:
     name: ClassVar[str] = ""
     kind: ClassVar[str] = ""
     scope: ClassVar[str] = "benchmark"
+    #: parameters the conformance battery (perfrigor.testing) constructs it with, when some are required
+    example_params: ClassVar[dict[str, Any]] = {}
+    #: the fewest levels (array dimensions) the component needs: 2+ for hierarchical-only methods
+    min_levels: ClassVar[int] = 1
 
     # -- scikit-learn style parameter introspection
     @classmethod
