@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
-from . import hierarchy, progress, stats
+from . import hierarchy, progress, resampling, stats
 from .components import (
     Comparator,
     Component,
@@ -44,5 +44,5 @@ __all__ = [
     "Test", "TestResult", "__version__", "as_sample", "as_sample_mapping", "check_random_state",
     "choice_param", "components", "confidence_param", "float_param", "get", "get_registry",
     "hierarchy", "progress", "hookimpl", "hookspec", "int_param", "pair_key", "pipeline", "random_state_param",
-    "read", "stats", "to_jsonable",
+    "read", "resampling", "stats", "to_jsonable",
 ]
