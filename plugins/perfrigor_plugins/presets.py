@@ -1,16 +1,47 @@
-"""Presets that combine several plugins' components: ``default`` and ``kalibera-jones``."""
+"""Presets that combine several plugins' components: ``default`` and ``kalibera-jones``.
+
+Each method plugin registers its own preset (``speedup-test``, ``gmm``, ``hpt``);
+the presets here span plugins, so they live in a plugin of their own.
+"""
 
 from __future__ import annotations
 
 import perfrigor as pr
 
+KALIBERA_JONES = {
+    "name": "kalibera-jones",
+    "description": (
+        "Kalibera & Jones: variance per level and CI of each system's mean, then the speedup "
+        "(ratio of means) with Fieller's and the hierarchical-bootstrap interval."
+    ),
+    "steps": [
+        {"component": "variance-components"},
+        {"component": "mean-ci"},
+        {"component": "fieller"},
+        {"component": "bootstrap-ratio", "random_state": 0},
+    ],
+}
+
 DEFAULT = {
     "name": "default",
-    "description": "What a person comparing two versions of a program should run.",
-    "steps": [],
+    "description": (
+        "What a person comparing two versions of a program should run: is the median speedup "
+        "significant (Speedup-Test), how big is the speedup of the mean (Fieller and hierarchical "
+        "bootstrap intervals), how often is one run faster (I2), are the timings multimodal (GMM); "
+        "over a suite, the share of accelerated benchmarks and HPT."
+    ),
+    "steps": [
+        {"component": "speedup-test", "statistic": "median"},
+        {"component": "fieller"},
+        {"component": "bootstrap-ratio", "random_state": 0},
+        {"component": "prob-faster"},
+        {"component": "gmm"},
+        {"component": "accelerated-proportion"},
+        {"component": "hpt"},
+    ],
 }
 
 
 @pr.hookimpl
 def perfrigor_pipelines() -> list[dict]:
-    return []
+    return [KALIBERA_JONES, DEFAULT]
