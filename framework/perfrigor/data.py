@@ -96,6 +96,8 @@ class Sample:
     lower_is_better: bool = True
     name: str | None = None
     source: str | None = None
+    #: what the reader recorded about the measurements (e.g. warmups excluded), shown in reports
+    metadata: Mapping[str, Any] = attrs.field(factory=dict)
 
     def __attrs_post_init__(self) -> None:
         if self.levels is None:
@@ -186,6 +188,7 @@ class Sample:
             "sd": float(v.std(ddof=1)) if v.size > 1 else None,
             "min": float(v.min()),
             "max": float(v.max()),
+            **({"metadata": dict(self.metadata)} if self.metadata else {}),
         }
 
 
