@@ -1,0 +1,296 @@
+"""Batched 1-D Gaussian-mixture EM that reproduces R's mclust (models "E" and "V").
+
+Hand-written because neither numpy, scipy nor scikit-learn does what mclust
+does: scikit-learn's ``GaussianMixture`` starts from k-means and adds
+``reg_covar = 1e-6`` to every variance, which changes fits of real timings
+whose clusters have spreads of a few milliseconds (see docs/methods/gmm.md).
+
+What is reproduced (mclust 6.0 ``mclustBIC`` for one-dimensional data, the
+same as mclust 5.1 used by the paper):
+
+* initial hard partition ``qclass(x, G)`` (quantile classes), then EM
+  starting with an M-step (``me``);
+* stop when ``|L_new - L_old| / (1 + |L_new|) <= 1e-5`` (``emControl()$tol[1]``);
+* a fit fails (BIC = NA) when a variance falls to ``<= eps`` (machine epsilon)
+  or a component empties;
+* BIC = 2 L - p log n with p = 2G (E) or 3G - 1 (V), maximised.
+
+Everything is vectorised along a leading batch axis: ``x`` has shape
+``(B, n)`` and B data sets (bootstrap replicates) are fitted at once, each
+with its own model ("E" or "V") and stopping time. Data are standardised
+before fitting (EM is affine-equivariant) so that variances of tight clusters
+far from zero keep full precision; the stopping rule uses the log-likelihood
+on the original scale, exactly as mclust sees it.
+"""
+
+from __future__ import annotations
+
+import attrs
+import numpy as np
+
+EPS = float(np.finfo(float).eps)
+TOL = 1e-5
+LOG_2PI = float(np.log(2.0 * np.pi))
+#: elements (replicates x observations x components) per chunk of a batched fit
+CHUNK_ELEMENTS = 1_500_000
+
+
+def r_probs(m: int) -> np.ndarray:
+    """R's ``seq(0, 1, length.out = m)``, bit for bit (interior points are ``i * (1 / (m - 1))``)."""
+    return np.r_[0.0, np.arange(1, m - 1) * (1.0 / (m - 1)), 1.0]
+
+
+def r_quantile7(xs: np.ndarray, probs: np.ndarray) -> np.ndarray:
+    """R's ``quantile(type = 7)`` of each sorted row of ``xs`` (B, n), bit for bit.
+
+    numpy's "linear" method rounds differently ((1 - h) a + h b here), and on
+    data with ties one ulp decides which class a tied value starts in.
+    """
+    n = xs.shape[1]
+    index = 1.0 + (n - 1) * probs
+    lo = np.floor(index).astype(np.intp)
+    hi = np.ceil(index).astype(np.intp)
+    qs = xs[:, lo - 1]
+    upper = xs[:, hi - 1]
+    h = index - lo
+    interp = (index > lo) & (upper != qs)
+    return np.where(interp, (1.0 - h) * qs + h * upper, qs)
+
+
+def quantile_classes(x: np.ndarray, k: int) -> np.ndarray:
+    """mclust's ``qclass(x, k)``: 0-based class of each value by quantile bins.
+
+    A faithful port of the R function (mclust 6.0), ties included: more
+    quantiles are taken until ``k + 1`` distinct ones exist, and the surplus
+    points that close the narrowest gaps are dropped.
+    """
+    x = np.asarray(x, dtype=float)
+    xs = np.sort(x)[None, :]
+    eps = float(np.std(x, ddof=1)) * np.sqrt(EPS) if x.size > 1 else 0.0
+    m = k
+    q = np.empty(0)
+    while q.size < k + 1:
+        m += 1
+        q = np.unique(r_quantile7(xs, r_probs(m))[0])
+    if q.size > k + 1:
+        surplus = q.size - k - 1
+        drop = np.argsort(np.diff(q), kind="stable")[:surplus]
+        q = np.delete(q, drop)
+    q[0] = x.min() - eps
+    q[-1] = x.max() + eps
+    return np.clip(np.searchsorted(q, x, side="right") - 1, 0, k - 1)
+
+
+def _batch_quantile_classes(xs: np.ndarray, k: int) -> np.ndarray:
+    """``quantile_classes`` for every row of sorted ``xs`` (B, n); vectorised when no quantile ties."""
+    b, n = xs.shape
+    if k == 1:
+        return np.zeros((b, n), dtype=np.intp)
+    q = r_quantile7(xs, r_probs(k + 1))  # (B, k+1)
+    labels = (xs[:, :, None] >= q[:, None, 1:-1]).sum(axis=2)
+    tied = np.any(np.diff(q, axis=1) <= 0, axis=1)
+    for row in np.flatnonzero(tied):  # rare: repeated values in the data themselves
+        labels[row] = quantile_classes(xs[row], k)
+    return labels
+
+
+@attrs.frozen
+class BatchFit:
+    """EM fits of B data sets with G components (arrays lead with the batch axis)."""
+
+    loglik: np.ndarray   # (B,), -inf where the fit failed
+    weights: np.ndarray  # (B, G)
+    means: np.ndarray    # (B, G)
+    variances: np.ndarray  # (B, G)
+    ok: np.ndarray       # (B,) bool
+    iterations: np.ndarray  # (B,)
+
+
+def _log_joint(x: np.ndarray, w: np.ndarray, mu: np.ndarray, var: np.ndarray) -> np.ndarray:
+    """log(pi_k phi(x_i; mu_k, sigma_k)), shape (B, n, G)."""
+    d = x[:, :, None] - mu[:, None, :]
+    return (np.log(w) - 0.5 * (LOG_2PI + np.log(var)))[:, None, :] - d * d / (2.0 * var[:, None, :])
+
+
+def e_step(x: np.ndarray, w: np.ndarray, mu: np.ndarray, var: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Posterior probabilities z (B, n, G) and log-likelihoods (B,) (log-sum-exp, no underflow)."""
+    lj = _log_joint(x, w, mu, var)
+    top = lj.max(axis=2, keepdims=True)
+    e = np.exp(lj - top)
+    s = e.sum(axis=2, keepdims=True)
+    loglik = (top[:, :, 0] + np.log(s[:, :, 0])).sum(axis=1)
+    return e / s, loglik
+
+
+def m_step(x: np.ndarray, z: np.ndarray, equal: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Weights, means, variances (MLE) from responsibilities; ``equal`` rows share one variance."""
+    n = x.shape[1]
+    nk = z.sum(axis=1)  # (B, G)
+    safe = np.where(nk > 0, nk, 1.0)
+    mu = np.matmul(x[:, None, :], z)[:, 0, :] / safe
+    d = x[:, :, None] - mu[:, None, :]
+    ss = np.einsum("bnk,bnk->bk", z, d * d)
+    var = np.where(equal[:, None], ss.sum(axis=1, keepdims=True) / n, ss / safe)
+    return nk / n, mu, var, nk
+
+
+def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.ndarray) -> BatchFit:
+    b, n = x.shape
+    g = z.shape[2]
+    loglik = np.full(b, -np.inf)
+    w_out = np.full((b, g), np.nan)
+    mu_out = np.full((b, g), np.nan)
+    var_out = np.full((b, g), np.nan)
+    ok = np.zeros(b, dtype=bool)
+    iters = np.zeros(b, dtype=np.intp)
+    active = np.arange(b)
+    old = np.full(b, np.inf)
+    xa, za, eq, shift = x, z, equal, n * log_scale
+    it = 0
+    while active.size:
+        it += 1
+        w, mu, var, nk = m_step(xa, za, eq)
+        # mclust: a variance at or below eps, or an emptied component, ends the fit with BIC = NA
+        failed = np.any(var <= EPS, axis=1) | np.any(nk <= np.sqrt(EPS), axis=1)
+        var = np.where(failed[:, None], 1.0, var)
+        w = np.where(failed[:, None], 1.0 / g, w)
+        za, ll = e_step(xa, w, mu, var)
+        ll = ll - shift  # the log-likelihood of the original (unstandardised) data
+        done = failed | (np.abs(ll - old[active]) / (1.0 + np.abs(ll)) <= TOL)
+        if done.any():
+            idx = active[done]
+            good = done & ~failed
+            gi = active[good]
+            loglik[gi], w_out[gi], mu_out[gi], var_out[gi] = ll[good], w[good], mu[good], var[good]
+            ok[gi] = True
+            iters[idx] = it
+            keep = ~done
+            active, xa, za, eq, ll = active[keep], xa[keep], za[keep], eq[keep], ll[keep]
+            shift = shift[keep]
+        old[active] = ll
+    return BatchFit(loglik, w_out, mu_out, var_out, ok, iters)
+
+
+def fit_batch(x: np.ndarray, g: int, equal: np.ndarray, log_scale: np.ndarray,
+              raw: np.ndarray | None = None) -> BatchFit:
+    """EM with ``g`` components on every row of sorted, standardised ``x`` (B, n).
+
+    ``equal[b]`` selects model "E" (one variance) for row b, else "V".
+    ``log_scale`` (B,) is log of each row's standardisation scale, so log-likelihoods are
+    those of the original data; ``raw`` (default ``x``) are the original data,
+    from which the initial quantile classes are taken (on tied data one ulp of
+    a quantile decides a class, so they must see what mclust sees).
+    Rows are fitted in chunks bounding memory.
+    """
+    b, n = x.shape
+    labels = _batch_quantile_classes(x if raw is None else raw, g)
+    if g == 1:
+        mu = x.mean(axis=1, keepdims=True)
+        var = ((x - mu) ** 2).mean(axis=1, keepdims=True)
+        ok = var[:, 0] > EPS
+        ll = np.where(ok, -0.5 * n * (LOG_2PI + np.log(np.where(ok, var[:, 0], 1.0)) + 1.0), -np.inf) - n * log_scale
+        return BatchFit(ll, np.ones((b, 1)), mu, var, ok, np.zeros(b, dtype=np.intp))
+    rows = max(1, CHUNK_ELEMENTS // (n * g))
+    parts = []
+    for start in range(0, b, rows):
+        sl = slice(start, start + rows)
+        z = (labels[sl, :, None] == np.arange(g)).astype(float)
+        parts.append(_fit_chunk(x[sl], z, equal[sl], log_scale[sl]))
+    return BatchFit(*(np.concatenate([getattr(p, f.name) for p in parts]) for f in attrs.fields(BatchFit)))
+
+
+def n_params(g: int, model: str) -> int:
+    """Free parameters of a 1-D mixture: 2G for "E", 3G - 1 for "V" (mclust's ``nMclustParams``)."""
+    return 2 * g if model == "E" else 3 * g - 1
+
+
+MODELS = ("E", "V")
+
+
+@attrs.frozen
+class BicSearch:
+    """The BIC table of every data set and the best (G, model) of each.
+
+    ``bic`` has shape (B, G_max, 2), NaN where a fit failed or G > n;
+    parameters of the best model are on the original scale, sorted by mean.
+    """
+
+    bic: np.ndarray
+    loglik: np.ndarray
+    n_components: np.ndarray  # (B,)
+    model: np.ndarray         # (B,) index into MODELS
+    weights: np.ndarray       # (B, G_max) padded with 0 beyond n_components
+    means: np.ndarray         # (B, G_max) padded with the last mean
+    sds: np.ndarray           # (B, G_max) padded with 1
+
+
+def _final_parameters(x: np.ndarray, w: np.ndarray, mu: np.ndarray, var: np.ndarray,
+                      equal: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The parameters mclust reports for the chosen model.
+
+    ``summaryMclustBIC`` keeps the EM's last E-step z and, when the weights
+    disagree with ``colMeans(z)`` (sum of squares > sqrt(eps)), replaces the
+    parameters by one more M-step from that z; the log-likelihood is kept.
+    """
+    if mu.shape[1] == 1:
+        return w, mu, var
+    z, _ = e_step(x, w, mu, var)
+    w2, mu2, var2, _ = m_step(x, z, np.full(x.shape[0], equal))
+    redo = (((w - z.mean(axis=1)) ** 2).sum(axis=1) > np.sqrt(EPS))[:, None]
+    return np.where(redo, w2, w), np.where(redo, mu2, mu), np.where(redo, var2, var)
+
+
+def bic_search(x: np.ndarray, max_components: int = 9, models: tuple[str, ...] = MODELS) -> BicSearch:
+    """Fit G = 1..max_components for each model on every row of ``x`` (B, n) and keep the best BIC.
+
+    Ties go to the smaller G, then to "E" (mclust's order). Rows need not be sorted.
+    """
+    x = np.sort(np.atleast_2d(np.asarray(x, dtype=float)), axis=1)
+    b, n = x.shape
+    centre = x.mean(axis=1, keepdims=True)
+    scale = x.std(axis=1, keepdims=True)
+    scale = np.where(scale > 0, scale, 1.0)
+    xs = (x - centre) / scale
+    gmax = int(max_components)
+    bic = np.full((b, gmax, 2), np.nan)
+    loglik = np.full((b, gmax, 2), np.nan)
+    log_scale = np.log(scale[:, 0])
+    log_n = np.log(n)
+    use = [m for m in range(2) if MODELS[m] in models]
+    fits: dict[tuple[int, int], BatchFit] = {}
+    for g in range(1, min(gmax, n) + 1):
+        if g == 1:  # one normal: "E" and "V" coincide
+            one = fit_batch(xs, 1, np.ones(b, bool), log_scale)
+            fits.update({(1, m): one for m in use})
+        else:  # both models stacked along the batch axis: one batched EM per G
+            equal = np.concatenate([np.full(b, m == 0) for m in use])
+            fit = fit_batch(np.concatenate([xs] * len(use)), g, equal, np.tile(log_scale, len(use)),
+                            raw=np.concatenate([x] * len(use)))
+            for j, m in enumerate(use):
+                sl = slice(j * b, (j + 1) * b)
+                fits[(g, m)] = BatchFit(*(getattr(fit, f.name)[sl] for f in attrs.fields(BatchFit)))
+        for m in use:
+            f = fits[(g, m)]
+            loglik[:, g - 1, m] = np.where(f.ok, f.loglik, np.nan)
+            bic[:, g - 1, m] = 2.0 * loglik[:, g - 1, m] - n_params(g, MODELS[m]) * log_n
+    # best: largest BIC; ties -> smaller G then "E" (first in C order of (G, model))
+    flat = np.where(np.isnan(bic), -np.inf, bic).reshape(b, -1)
+    best = flat.argmax(axis=1)
+    best_g = best // 2 + 1
+    best_m = best % 2
+    weights = np.zeros((b, gmax))
+    means = np.zeros((b, gmax))
+    sds = np.ones((b, gmax))
+    for (g, m), f in fits.items():
+        rows = np.flatnonzero((best_g == g) & (best_m == m))
+        if not rows.size:
+            continue
+        w, mu, var = _final_parameters(xs[rows], f.weights[rows], f.means[rows], f.variances[rows], m == 0)
+        mu = centre[rows] + scale[rows] * mu
+        sd = scale[rows] * np.sqrt(var)
+        order = np.argsort(mu, axis=1, kind="stable")
+        weights[rows, :g] = np.take_along_axis(w, order, axis=1)
+        means[rows, :g] = np.take_along_axis(mu, order, axis=1)
+        sds[rows, :g] = np.take_along_axis(sd, order, axis=1)
+        means[rows, g:] = means[rows, g - 1:g]
+    return BicSearch(bic, loglik, best_g, best_m, weights, means, sds)
