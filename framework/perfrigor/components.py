@@ -220,6 +220,10 @@ class Comparator(Component):
 
     kind: ClassVar[str] = "comparator"
     multi_system: ClassVar[bool] = False
+    #: what ``Comparison.estimate`` is: "speedup" (>1: candidate faster, the default), "probability"
+    #: (in the candidate's favour, >0.5: candidate better; also proportions), "gain" (a difference in
+    #: the candidate's favour, >0: better) or "other". The conformance battery checks the direction.
+    estimate_kind: ClassVar[str] = "speedup"
 
     def compare(self, baseline: Any, candidate: Any) -> Result:
         raise NotImplementedError
@@ -242,6 +246,8 @@ class Comparator(Component):
 
 
 KINDS: dict[str, type[Component]] = {"estimator": Estimator, "test": Test, "comparator": Comparator}
+SCOPES = ("benchmark", "suite")
+ESTIMATE_KINDS = ("speedup", "probability", "gain", "other")
 
 
 def build(cls: type[Component], params: Mapping[str, Any]) -> Component:

@@ -1,0 +1,501 @@
+"""The conformance battery: ``check_component(cls)``, in the spirit of scikit-learn's ``check_estimator``.
+
+Every registered component must pass it (``tests/test_conformance.py`` runs it
+over the registry, so a new plugin is covered automatically), and plugin
+authors run it on theirs::
+
+    from perfrigor.testing import check_component
+    check_component(MedianRatio)          # raises AssertionError listing what failed
+
+The battery constructs the component with ``cls.example_params`` and checks
+parameters (``get_params`` round-trips through ``pr.get``, unknown or invalid
+parameters raise ConfigError, ``repr`` works, pickling works), results (``pr.Result``
+instances whose ``to_dict()`` is strict JSON, a non-empty ``describe()``),
+reproducibility with ``random_state``, the direction of comparisons (a
+candidate 1.3 times faster gives a speedup > 1, whatever the metric's
+direction), plain array-likes accepted like Samples and left unmodified, NaN
+rejected with ``DataError``, degenerate input (tiny, constant) handled without
+a crash, and a run inside a :class:`~perfrigor.Pipeline`.
+
+Data: flat N(10, 0.5) x 40, or shape (6, 4, 5) when ``cls.min_levels > 1``;
+suite-scope components get suites of 12 benchmarks. Parameters named like a
+resampling count (``n_bootstrap``...) are lowered for speed unless
+``example_params`` sets them.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import pickle
+import time
+import traceback
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+import attrs
+import numpy as np
+
+from .components import ESTIMATE_KINDS, KINDS, Comparator, Component, Estimator, Test, build
+from .data import Sample, Suite
+from .errors import ConfigError, DataError
+from .results import Comparison, Result, TestResult
+
+__all__ = ["CheckOutcome", "check_component", "component_checks", "make_data"]
+
+#: parameters that count resamplings: lowered to keep the battery under ~2 s per component
+FAST_PARAMS: dict[str, int] = {
+    "n_bootstrap": 200, "n_boot": 200, "n_resamples": 200, "n_permutations": 200,
+    "n_replicates": 200, "n_simulations": 200,
+}
+SEED = 20260101
+SPEEDUP = 1.3
+N_SUITE = 12
+
+
+@attrs.frozen
+class CheckOutcome:
+    """One check of the battery: its name, whether it passed, why not, and how long it took."""
+
+    check: str
+    passed: bool
+    message: str = ""
+    seconds: float = 0.0
+
+
+class _Skip(Exception):
+    """A check that does not apply to this component."""
+
+
+# ------------------------------------------------------------------------- data
+
+
+def make_data(cls: type[Component], shift: float = 0.0, seed: int = SEED) -> np.ndarray:
+    """One generated sample for ``cls``: N(10 - shift, 0.5), flat x 40 or shape (6, 4, 5)."""
+    rng = np.random.default_rng(seed)
+    shape: tuple[int, ...] = (40,) if cls.min_levels <= 1 else (6, 4, 5) + (3,) * max(0, cls.min_levels - 3)
+    return rng.normal(10.0 - shift, 0.5, shape)
+
+
+def _suite_of(cls: type[Component], shift: float, seed: int) -> dict[str, np.ndarray]:
+    return {f"bench{i:02d}": make_data(cls, shift, seed + i) for i in range(N_SUITE)}
+
+
+def _scaled(data: Any, factor: float, lower_is_better: bool) -> Any:
+    """Samples (or mappings of Samples) with values divided by ``factor`` and a given direction."""
+    if isinstance(data, Mapping):
+        return {k: _scaled(v, factor, lower_is_better) for k, v in data.items()}
+    return Sample(np.asarray(data) / factor, lower_is_better=lower_is_better,
+                  unit="s" if lower_is_better else "ops/s")
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Parameter equality that copes with arrays and numpy Generators."""
+    if isinstance(a, np.random.Generator) and isinstance(b, np.random.Generator):
+        return a.bit_generator.state == b.bit_generator.state
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        try:
+            return bool(np.array_equal(np.asarray(a), np.asarray(b)))
+        except Exception:  # noqa: BLE001 - not comparable: different
+            return False
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def _registered_class(name: str) -> type[Component] | None:
+    from .registry import get_registry
+
+    rec = get_registry().components.get(name)
+    return None if rec is None else rec.obj
+
+
+def _rebuild(cls: type[Component], params: Mapping[str, Any]) -> Component:
+    """``pr.get(name, **params)`` when ``cls`` is registered under its name, else ``build(cls, params)``."""
+    from .registry import get
+
+    if _registered_class(cls.name) is cls:
+        return get(cls.name, **params)
+    return build(cls, params)
+
+
+def _short_exc(exc: BaseException) -> str:
+    """``Type: message (at file:line)`` of the innermost frame, for one-line failure messages."""
+    tb = traceback.extract_tb(exc.__traceback__)
+    where = f" (at {tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno})" if tb else ""
+    return f"{type(exc).__name__}: {exc}{where}"
+
+
+def _run(component: Component, data: Any, other: Any = None, *, two: bool = True) -> Result:
+    """Call the component's main method on generated data (shape chosen by kind and scope)."""
+    if isinstance(component, Estimator):
+        return component.estimate(data)
+    if isinstance(component, Test):
+        if component.n_samples == 1 or not two:
+            return component.test(data)
+        return component.test(data, other)
+    if isinstance(component, Comparator):
+        return component.compare(data, other)
+    raise AssertionError(f"unknown kind {component.kind!r}")
+
+
+def _inputs(cls: type[Component], seed: int = SEED) -> tuple[Any, Any]:
+    """(baseline, candidate) generated data: arrays, or ``{benchmark: array}`` for suite scope."""
+    if cls.scope == "suite":
+        return _suite_of(cls, 0.0, seed), _suite_of(cls, 0.5, seed + 100)
+    return make_data(cls, 0.0, seed), make_data(cls, 0.5, seed + 1)
+
+
+def _as_samples(data: Any) -> Any:
+    if isinstance(data, Mapping):
+        return {k: Sample(v) for k, v in data.items()}
+    return Sample(data)
+
+
+def _check_result(res: Any, what: str, expected: type = Result) -> None:
+    assert isinstance(res, expected), (
+        f"{what} returned {type(res).__name__}, expected a pr.{expected.__name__}")
+    try:
+        d = res.to_dict()
+    except Exception as exc:  # noqa: BLE001
+        raise AssertionError(f"{what}: to_dict() fails: {_short_exc(exc)}") from None
+    assert isinstance(d, dict), f"{what}: to_dict() returned {type(d).__name__}, not a dict"
+    try:
+        json.dumps(d, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise AssertionError(f"{what}: to_dict() is not strict JSON ({exc}); "
+                             "use pr.to_jsonable or plain floats/lists/dicts") from None
+    text = res.describe()
+    assert isinstance(text, str) and text.strip(), f"{what}: describe() must be a non-empty string, got {text!r}"
+    for w in res.warnings:
+        assert isinstance(w, str) and w, f"{what}: warnings must be non-empty strings, got {w!r}"
+
+
+def _numbers(res: Result) -> dict[str, Any]:
+    """The numeric fields of a result's dict, for comparing two runs."""
+    d = res.to_dict()
+    return {k: v for k, v in d.items() if k not in ("verdict", "warnings", "type", "method")}
+
+
+# ----------------------------------------------------------------------- checks
+
+
+class _Battery:
+    """The checks for one component class; each ``check_*`` method raises AssertionError or _Skip."""
+
+    def __init__(self, cls: type[Component]) -> None:
+        self.cls = cls
+        self.params = dict(cls.example_params)
+
+    def instance(self, **overrides: Any) -> Component:
+        params = {**self.params, **overrides}
+        for p, n in FAST_PARAMS.items():
+            if p in self.cls.param_names() and p not in params:
+                params[p] = n
+        try:
+            return build(self.cls, params)
+        except ConfigError:
+            return build(self.cls, {**self.params, **overrides})
+
+    @property
+    def names(self) -> list[str]:
+        return self.cls.param_names()
+
+    # -- class and parameters
+    def check_class(self) -> None:
+        cls = self.cls
+        assert isinstance(cls, type) and issubclass(cls, Component) and attrs.has(cls), (
+            "must be an attrs class (@attrs.define) subclassing pr.Estimator, pr.Test or pr.Comparator")
+        assert isinstance(cls.name, str) and cls.name, "needs a class attribute name = 'registry-name'"
+        assert cls.name == cls.name.strip().lower() and " " not in cls.name, (
+            f"name {cls.name!r} should be lower-case with hyphens (users type it in configs)")
+        assert cls.kind in KINDS and isinstance(cls, type) and issubclass(cls, KINDS[cls.kind]), (
+            f"kind {cls.kind!r} does not match its base class")
+        assert cls.scope in ("benchmark", "suite"), f"scope must be 'benchmark' or 'suite', got {cls.scope!r}"
+        assert isinstance(cls.min_levels, int) and cls.min_levels >= 1, "min_levels must be an int >= 1"
+        doc = cls.__dict__.get("__doc__")
+        assert doc and doc.strip(), "needs a docstring (its first line is what `perfrigor list` shows)"
+        if isinstance(cls, type) and issubclass(cls, Comparator):
+            assert cls.estimate_kind in ESTIMATE_KINDS, (
+                f"estimate_kind must be one of {sorted(ESTIMATE_KINDS)}, got {cls.estimate_kind!r}")
+
+    def check_construct(self) -> None:
+        try:
+            self.cls(**self.params)
+        except Exception as exc:  # noqa: BLE001
+            raise AssertionError(f"cannot construct with example_params {self.params}: {_short_exc(exc)}; "
+                                 "set example_params = {...} for required parameters") from None
+
+    def check_get_params(self) -> None:
+        comp = self.instance()
+        params = comp.get_params()
+        assert isinstance(params, dict), "get_params() must return a dict"
+        assert set(params) == set(self.names), f"get_params() keys {sorted(params)} != fields {sorted(self.names)}"
+        again = _rebuild(self.cls, params)
+        assert type(again) is self.cls, (
+            f"pr.get({self.cls.name!r}) builds {type(again).__name__}, not {self.cls.__name__} (name clash?)")
+        for k, v in params.items():
+            assert _same(v, again.get_params()[k]), f"parameter {k}: {v!r} does not round-trip through pr.get"
+        assert _same(comp.set_params().get_params(), params), "set_params() with no change alters parameters"
+
+    def check_repr(self) -> None:
+        comp = self.instance()
+        text = repr(comp)
+        assert isinstance(text, str) and text.startswith(type(comp).__name__), f"repr {text!r}"
+        assert repr(self.cls(**self.params)), "empty repr"
+
+    def check_unknown_param(self) -> None:
+        for call in (lambda: _rebuild(self.cls, {**self.params, "no_such_parameter": 1}),
+                     lambda: self.instance().set_params(no_such_parameter=1)):
+            try:
+                call()
+            except ConfigError as exc:
+                assert "no_such_parameter" in str(exc), f"ConfigError does not name the parameter: {exc}"
+            except Exception as exc:  # noqa: BLE001
+                raise AssertionError(f"an unknown parameter raises {_short_exc(exc)}, not ConfigError") from None
+            else:
+                raise AssertionError("an unknown parameter is accepted silently")
+
+    def check_invalid_confidence(self) -> None:
+        if "confidence" not in self.names:
+            raise _Skip("no confidence parameter")
+        for bad in (0, 1, 1.5, -0.05, 95, "high", None, float("nan")):
+            try:
+                _rebuild(self.cls, {**self.params, "confidence": bad})
+            except ConfigError:
+                continue
+            except Exception as exc:  # noqa: BLE001
+                raise AssertionError(f"confidence={bad!r} raises {_short_exc(exc)}, not ConfigError "
+                                     "(use pr.confidence_param())") from None
+            raise AssertionError(f"confidence={bad!r} is accepted (use pr.confidence_param())")
+
+    def check_invalid_random_state(self) -> None:
+        if "random_state" not in self.names:
+            raise _Skip("no random_state parameter")
+        for bad in ("seed", -1, 1.5):
+            try:
+                _rebuild(self.cls, {**self.params, "random_state": bad})
+            except ConfigError:
+                continue
+            except Exception as exc:  # noqa: BLE001
+                raise AssertionError(f"random_state={bad!r} raises {_short_exc(exc)}, not ConfigError") from None
+            raise AssertionError(f"random_state={bad!r} is accepted (use pr.random_state_param())")
+
+    def check_pickle(self) -> None:
+        comp = self.instance()
+        again = pickle.loads(pickle.dumps(comp))
+        assert type(again) is type(comp) and repr(again) == repr(comp), "pickling changes the component"
+        copy.deepcopy(comp)
+
+    # -- results
+    def _fixed(self) -> Component:
+        return self.instance(random_state=SEED) if "random_state" in self.names else self.instance()
+
+    def check_result(self) -> None:
+        comp = self._fixed()
+        x, y = _inputs(self.cls)
+        expected = {"test": TestResult, "comparator": Comparison}.get(comp.kind, Result)
+        res = _run(comp, _as_samples(x), _as_samples(y))
+        _check_result(res, f"{comp.kind} method", expected)
+        try:
+            pickle.loads(pickle.dumps(res))
+        except Exception as exc:  # noqa: BLE001
+            raise AssertionError(f"the result does not pickle (process pools need it): {_short_exc(exc)}") from None
+        if isinstance(comp, Comparator) and comp.multi_system and self.cls.scope == "benchmark":
+            z = make_data(self.cls, 1.0, SEED + 2)
+            many = comp.compare_many({"a": Sample(x), "b": Sample(y), "c": Sample(z)})
+            _check_result(many, "compare_many()")
+
+    def check_random_state(self) -> None:
+        if "random_state" not in self.names:
+            raise _Skip("no random_state parameter")
+        x, y = _inputs(self.cls)
+        runs = [_numbers(_run(self.instance(random_state=seed), _as_samples(x), _as_samples(y)))
+                for seed in (7, 7, np.random.default_rng(7), np.random.default_rng(7))]
+        assert runs[0] == runs[1], "two runs with random_state=7 differ"
+        assert runs[2] == runs[3], "two runs with random_state=np.random.default_rng(7) differ"
+
+    def check_array_likes(self) -> None:
+        comp = self._fixed()
+        x, y = _inputs(self.cls)
+        ref = _numbers(_run(comp, _as_samples(x), _as_samples(y)))
+        x_arr, y_arr = copy.deepcopy(x), copy.deepcopy(y)
+        as_lists = (lambda d: {k: v.tolist() for k, v in d.items()}) if isinstance(x, Mapping) else np.ndarray.tolist
+        got_lists = _numbers(_run(self._fixed(), as_lists(x), as_lists(y)))
+        got_arrays = _numbers(_run(self._fixed(), x_arr, y_arr))
+        assert got_lists == ref, "plain (nested) lists give a different result than Samples"
+        assert got_arrays == ref, "numpy arrays give a different result than Samples"
+        flat_x = np.concatenate([np.ravel(v) for v in x.values()]) if isinstance(x, Mapping) else np.ravel(x)
+        flat_a = (np.concatenate([np.ravel(v) for v in x_arr.values()]) if isinstance(x_arr, Mapping)
+                  else np.ravel(x_arr))
+        assert np.array_equal(flat_x, flat_a), "the component modifies its input arrays in place"
+
+    def check_direction(self) -> None:
+        if not issubclass(self.cls, Comparator):
+            raise _Skip("not a comparator")
+        kind = self.cls.estimate_kind
+        if kind == "other":
+            raise _Skip("estimate_kind = 'other'")
+        threshold = {"speedup": 1.0, "probability": 0.5, "gain": 0.0}[kind]
+        base = (_suite_of(self.cls, 0.0, SEED) if self.cls.scope == "suite" else make_data(self.cls))
+        hint = {"speedup": "a speedup (>1: candidate faster); set estimate_kind if the estimate is "
+                           "a probability ('probability') or a difference in the candidate's favour ('gain')",
+                "probability": "a probability in the candidate's favour (>0.5: candidate better)",
+                "gain": "a gain in the candidate's favour (>0: candidate better)"}[kind]
+        for lower, word in ((True, "times (lower is better)"), (False, "throughputs (higher is better)")):
+            res = self._fixed().compare(_scaled(base, 1.0, lower), _scaled(base, SPEEDUP, lower))
+            est = getattr(res, "estimate", None)
+            faster = lower  # dividing times by 1.3 is faster; dividing throughputs is slower
+            assert isinstance(est, int | float) and math.isfinite(est), (
+                f"candidate = baseline / {SPEEDUP} on {word}: estimate is {est!r}, expected a number")
+            ok = est > threshold if faster else est < threshold
+            assert ok, (f"candidate = baseline / {SPEEDUP} on {word} (candidate "
+                        f"{'faster' if faster else 'slower'}): estimate {est:.4g} should be "
+                        f"{'>' if faster else '<'} {threshold:g}; the estimate is {hint}; "
+                        "respect Sample.lower_is_better")
+
+    def check_nan(self) -> None:
+        x, y = _inputs(self.cls)
+        if isinstance(x, Mapping):
+            first = next(iter(x))
+            x = {**x, first: x[first].copy()}
+            x[first].flat[3] = np.nan
+        else:
+            x = x.copy()
+            x.flat[3] = np.nan
+        try:
+            _run(self._fixed(), x, y)
+        except DataError:
+            return
+        except Exception as exc:  # noqa: BLE001
+            raise AssertionError(f"NaN in the input raises {_short_exc(exc)}, not pr.DataError "
+                                 "(convert inputs with pr.as_sample / pr.as_sample_mapping)") from None
+        raise AssertionError("NaN in the input is accepted silently; it must raise pr.DataError "
+                             "(convert inputs with pr.as_sample / pr.as_sample_mapping)")
+
+    def check_degenerate(self) -> None:
+        """Tiny and constant inputs give a Result (with warnings) or a DataError, never a crash."""
+        x, y = _inputs(self.cls)
+
+        def const(d: Any, v: float) -> Any:
+            return {k: np.full_like(a, v) for k, a in d.items()} if isinstance(d, Mapping) else np.full_like(d, v)
+
+        def tiny(d: Any) -> Any:
+            shape = (2,) if self.cls.min_levels <= 1 else (2,) * max(2, self.cls.min_levels)
+            if isinstance(d, Mapping):
+                return {k: a.ravel()[: math.prod(shape)].reshape(shape) for k, a in d.items()}
+            return d.ravel()[: math.prod(shape)].reshape(shape)
+
+        for label, (a, b) in (("constant values", (const(x, 10.0), const(y, 9.0))),
+                              ("2 values per level", (tiny(x), tiny(y)))):
+            try:
+                res = _run(self._fixed(), a, b)
+            except DataError:
+                continue
+            except Exception as exc:  # noqa: BLE001
+                raise AssertionError(f"{label}: raises {_short_exc(exc)}; return a result with warnings "
+                                     "or raise pr.DataError saying why") from None
+            _check_result(res, f"{label}:")
+
+    def check_levels(self) -> None:
+        if self.cls.min_levels <= 1:
+            raise _Skip("accepts flat samples")
+        flat = np.random.default_rng(SEED).normal(10, 0.5, 40)
+        args: tuple[Any, Any] = ({f"b{i}": flat for i in range(N_SUITE)},) * 2 if self.cls.scope == "suite" \
+            else (flat, flat * 0.9)
+        try:
+            _run(self._fixed(), *args)
+        except DataError as exc:
+            assert str(exc), "empty DataError message"
+            return
+        except Exception as exc:  # noqa: BLE001
+            raise AssertionError(f"min_levels = {self.cls.min_levels} but flat data raises {_short_exc(exc)}, "
+                                 "not pr.DataError") from None
+        raise AssertionError(f"min_levels = {self.cls.min_levels} but flat data is accepted")
+
+    def check_pipeline(self) -> None:
+        from .pipeline import Pipeline
+
+        comp = self._fixed()
+        x, y = _inputs(self.cls)
+        if self.cls.scope == "suite":
+            report = Pipeline([comp]).run(Suite.from_pairs(_as_samples(x), _as_samples(y)))
+            results = [report.suite_results.get(report.steps[0].id)]
+        else:
+            report = Pipeline([comp]).run(Sample(x, name="baseline"), Sample(y, name="candidate"))
+            step = report.steps[0].id
+            results = [r for b in report.benchmarks for r in report.benchmark_results[b].get(step, {}).values()]
+        assert not report.errors, f"the pipeline recorded errors: {report.errors}"
+        assert results and all(isinstance(r, Result) for r in results), "the pipeline step produced no result"
+        json.dumps(report.to_dict(), allow_nan=False)
+
+    def checks(self) -> Iterator[tuple[str, Callable[[], None]]]:
+        order = ["class", "construct", "get_params", "repr", "unknown_param", "invalid_confidence",
+                 "invalid_random_state", "pickle", "result", "random_state", "array_likes", "direction",
+                 "nan", "degenerate", "levels", "pipeline"]
+        for name in order:
+            yield name, getattr(self, f"check_{name}")
+
+
+def _resolve(component: type[Component] | Component | str) -> type[Component]:
+    if isinstance(component, str):
+        cls = _registered_class(component)
+        if cls is None:
+            from .registry import get_registry
+
+            get_registry().component_class(component)  # raises ConfigError with "did you mean"
+        return cls  # type: ignore[return-value]
+    if isinstance(component, Component):
+        return type(component)
+    return component
+
+
+def component_checks(component: type[Component] | Component | str) -> list[tuple[str, Callable[[], None]]]:
+    """The battery's checks for a component as ``(check_name, callable)`` pairs (to parametrise tests)."""
+    return list(_Battery(_resolve(component)).checks())
+
+
+def check_component(component: type[Component] | Component | str, *, raise_on_failure: bool = True
+                    ) -> list[CheckOutcome]:
+    """Run the conformance battery on a component class (or an instance, or a registry name).
+
+    Returns one :class:`CheckOutcome` per check (skipped checks pass with a message);
+    raises one AssertionError listing every failed check, each with the component and check
+    named, unless ``raise_on_failure`` is False.
+    """
+    cls = _resolve(component)
+    label = f"{getattr(cls, '__name__', cls)} ({getattr(cls, 'name', '') or 'no name'!r})"
+    outcomes: list[CheckOutcome] = []
+    failed_construct = False
+    for check, fn in _Battery(cls).checks():
+        start = time.perf_counter()
+        if failed_construct and check not in ("class",):
+            outcomes.append(CheckOutcome(check, False, "not run: the component cannot be constructed"))
+            continue
+        try:
+            fn()
+        except _Skip as skip:
+            outcomes.append(CheckOutcome(check, True, f"skipped: {skip}", time.perf_counter() - start))
+        except AssertionError as exc:
+            outcomes.append(CheckOutcome(check, False, str(exc) or "assertion failed", time.perf_counter() - start))
+            failed_construct = failed_construct or check == "construct"
+        except Exception as exc:  # noqa: BLE001 - an unexpected crash is a failure of that check
+            outcomes.append(CheckOutcome(check, False, f"unexpected {_short_exc(exc)}", time.perf_counter() - start))
+            failed_construct = failed_construct or check == "construct"
+        else:
+            outcomes.append(CheckOutcome(check, True, "", time.perf_counter() - start))
+    failures = [o for o in outcomes if not o.passed]
+    if failures and raise_on_failure:
+        lines = "\n".join(f"  - check_component[{cls.name or cls.__name__}] {o.check}: {o.message}"
+                          for o in failures)
+        raise AssertionError(f"check_component({label}): {len(failures)} of {len(outcomes)} checks failed:\n{lines}")
+    return outcomes
