@@ -1,1 +1,23 @@
-"""perfrigor plugin random_effects (in progress)."""
+"""Kalibera & Jones random effects: variance components, CI of a mean, experiment planning.
+
+Components: ``variance-components`` (S_i², T_i² per level), ``mean-ci`` (t or
+hierarchical-bootstrap interval of one system's mean) and ``experiment-plan``
+(optimal repetition counts per level from costs). The level statistics they use are
+public in ``perfrigor.hierarchy``; the bootstrap in ``perfrigor.resampling``.
+"""
+
+from __future__ import annotations
+
+import perfrigor as pr
+
+from .mean_ci import MeanCI
+from .plan import ExperimentPlan, ExperimentPlanner
+from .variance import VarianceComponents, VarianceComponentsEstimator
+
+__all__ = ["ExperimentPlan", "ExperimentPlanner", "MeanCI", "VarianceComponents",
+           "VarianceComponentsEstimator"]
+
+
+@pr.hookimpl
+def perfrigor_components() -> list[type[pr.Component]]:
+    return [VarianceComponentsEstimator, MeanCI, ExperimentPlanner]
