@@ -1,18 +1,21 @@
-"""One measurement per line (the Speedup-Test's sample files, `perf stat` dumps...)."""
+"""One measurement per line (the Speedup-Test's sample files, ``perf stat`` dumps...)."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
-
-import numpy as np
 
 from ..data import Sample
 from ..errors import DataError
 
 
 class ValuesReader:
-    """Plain text or CSV with one number per line; blank lines and '#' comments are skipped."""
+    """Plain text or CSV with one number per line; blank lines and '#' comments are skipped.
+
+    A trailing comma (a one-column CSV) is allowed. Anything else on a line is an
+    error naming the file and the line: nothing is skipped silently.
+    """
 
     name = "values"
     suffixes = (".txt", ".dat", ".data", ".csv", "")
@@ -24,7 +27,7 @@ class ValuesReader:
             if not s or s.startswith("#"):
                 continue
             try:
-                float(s.rstrip(","))
+                float(s.rstrip(",").strip())
                 return True
             except ValueError:
                 return False
@@ -32,20 +35,29 @@ class ValuesReader:
 
     def read(self, path: Path, lower_is_better: bool = True, unit: str = "s", **options: Any) -> Sample:
         if options:
-            raise DataError(f"{path}: the one-value-per-line format takes no option(s) {sorted(options)}")
+            raise DataError(f"{path}: the one-value-per-line format takes only unit= and lower_is_better=, "
+                            f"not {sorted(options)}")
         values = []
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            for lineno, line in enumerate(fh, 1):
-                s = line.strip().rstrip(",")
-                if not s or s.startswith("#"):
-                    continue
-                try:
-                    v = float(s)
-                except ValueError:
-                    raise DataError(f"{path}, line {lineno}: {s[:40]!r} is not a number") from None
-                if not np.isfinite(v):
-                    raise DataError(f"{path}, line {lineno}: {s!r} is not a finite number")
-                values.append(v)
+        try:
+            with open(path, encoding="utf-8") as fh:
+                for lineno, line in enumerate(fh, 1):
+                    s = line.strip()
+                    if not s or s.startswith("#"):
+                        continue
+                    s = s.rstrip(",").strip()
+                    try:
+                        v = float(s)
+                    except ValueError:
+                        what = "several values" if len(s.replace(",", " ").split()) > 1 else "not a number"
+                        raise DataError(f"{path}, line {lineno}: {s[:40]!r} is {what} "
+                                        "(expected one number per line)") from None
+                    if not math.isfinite(v):
+                        raise DataError(f"{path}, line {lineno}: {s!r} is not a finite number")
+                    values.append(v)
+        except OSError as exc:
+            raise DataError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        except UnicodeDecodeError as exc:
+            raise DataError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
         if not values:
             raise DataError(f"{path}: no measurements")
         return Sample(values, unit=unit, lower_is_better=lower_is_better, name=path.name, source=str(path))

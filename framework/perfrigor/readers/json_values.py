@@ -1,0 +1,90 @@
+"""JSON of plain numbers: an array, nested arrays (hierarchical), or ``{benchmark: {system: [...]}}``.
+
+- ``[1.2, 1.3, ...]`` gives a flat Sample; ``[[...], [...]]`` a hierarchical one
+  (balanced; levels named as in :data:`perfrigor.data.DEFAULT_LEVELS`).
+- ``{"fib": [...], "sort": [...]}`` gives one system's samples per benchmark
+  (a Suite with one system, named after the file), as suite comparators take them.
+- ``{"fib": {"old": [...], "new": [...]}, ...}`` gives a Suite.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..data import Sample, Suite
+from ..errors import DataError
+from . import _jsonlines
+from ._common import at, number, sample_or_suite
+from ._jsonlines import JDict, JList, line_of
+
+
+def _values(node: Any, path: Path, what: str) -> list | float:
+    """Validated nested lists of floats (errors name the line of the bad element)."""
+    if not isinstance(node, list):
+        return number(node, at(path, line_of(node, 0) or None), what)
+    if not node:
+        raise DataError(f"{at(path, line_of(node))}: {what}: empty array")
+    lines = getattr(node, "lines", [line_of(node)] * len(node))
+    out = []
+    shape = None
+    for i, (child, line) in enumerate(zip(node, lines, strict=True)):
+        if isinstance(child, list):
+            v = _values(child, path, f"{what}[{i}]")
+        else:
+            v = number(child, at(path, line), f"{what}[{i}]")
+        s = _shape(v)
+        if shape is None:
+            shape = s
+        elif s != shape:
+            raise DataError(f"{at(path, line)}: {what}: unbalanced: element {i} has shape {s} where element 0 "
+                            f"has {shape} (hierarchical samples must be balanced; nothing is trimmed)")
+        out.append(v)
+    return out
+
+
+def _shape(v: Any) -> tuple[int, ...]:
+    return (len(v), *_shape(v[0])) if isinstance(v, list) else ()
+
+
+class JsonValuesReader:
+    """JSON arrays of numbers, nested arrays, or ``{benchmark: {system: [...]}}`` mappings."""
+
+    name = "json"
+    suffixes = (".json",)
+    priority = 40
+
+    def sniff(self, path: Path, head: str) -> bool:
+        s = head.lstrip()
+        return path.suffix.lower() == ".json" or s.startswith("[") or s.startswith("{")
+
+    def read(self, path: Path, unit: str = "s", lower_is_better: bool = True, **options: Any) -> Sample | Suite:
+        if options:
+            raise DataError(f"{path}: the JSON values format takes only unit= and lower_is_better=, "
+                            f"not {sorted(options)}")
+        data = _jsonlines.load(path)
+
+        def sample(node: Any, what: str, name: str) -> Sample:
+            return Sample(_values(node, path, what), unit=unit, lower_is_better=lower_is_better,
+                          name=name, source=str(path))
+
+        if isinstance(data, JList):
+            if data and all(isinstance(d, dict) for d in data):
+                from .tidy import TidyJsonReader
+
+                return TidyJsonReader.from_records(data, path, unit=unit, lower_is_better=lower_is_better)
+            return sample(data, "values", path.name)
+        if not isinstance(data, JDict) or not data:
+            raise DataError(f"{path}: expected an array of numbers or an object {{benchmark: ...}}")
+        out: dict[str, dict[str, Sample]] = {}
+        for bench, node in data.items():
+            if isinstance(node, dict):
+                if not node:
+                    raise DataError(f"{at(path, line_of(node))}: benchmark {bench!r} has no systems")
+                out[bench] = {system: sample(v, f"{bench}/{system}", system) for system, v in node.items()}
+            elif isinstance(node, list):
+                out[bench] = {path.name: sample(node, bench, path.name)}
+            else:
+                raise DataError(f"{at(path, line_of(data))}: benchmark {bench!r}: expected an array or "
+                                f"{{system: array}}, got {type(node).__name__}")
+        return sample_or_suite(out, path)

@@ -1,0 +1,91 @@
+"""pyperf result files (``python -m pyperf ... -o bench.json``).
+
+Layout: ``{"version": "1.0", "metadata": {...}, "benchmarks": [{"metadata":
+{"name": ...}, "runs": [{"warmups": [[loops, value], ...], "values": [...]}]}]}``.
+Values are per-loop (pyperf normalises them). Warmups and calibration runs
+(runs with warmups but no values) are excluded and counted in
+``Sample.metadata``. A run is one process (an invocation): when every run has
+the same number of values > 1 the sample is hierarchical, levels
+``("run", "value")``; otherwise it is flat (level ``value``) and the metadata
+says so.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..data import Sample, Suite
+from ..errors import DataError
+from . import _jsonlines
+from ._common import UNIT_ALIASES, at, number, sample_or_suite
+from ._jsonlines import line_of
+
+
+class PyperfReader:
+    """pyperf JSON: benchmarks -> runs -> values (warmups excluded and counted)."""
+
+    name = "pyperf"
+    suffixes = (".json",)
+    priority = 10
+
+    def sniff(self, path: Path, head: str) -> bool:
+        return '"benchmarks"' in head and '"runs"' in head and '"context"' not in head
+
+    def read(self, path: Path, **options: Any) -> Sample | Suite:
+        if options:
+            raise DataError(f"{path}: the pyperf format takes no option(s) {sorted(options)}")
+        doc = _jsonlines.load(path)
+        if not isinstance(doc, dict) or not isinstance(doc.get("benchmarks"), list):
+            raise DataError(f"{at(path, line_of(doc))}: not a pyperf file (no \"benchmarks\" array)")
+        common = doc.get("metadata") or {}
+        benches = doc["benchmarks"]
+        if not benches:
+            raise DataError(f"{at(path, line_of(benches))}: no benchmarks")
+        data: dict[str, dict[str, Sample]] = {}
+        for i, bench in enumerate(benches):
+            if not isinstance(bench, dict):
+                raise DataError(f"{at(path, line_of(benches))}: benchmark {i + 1} is not an object")
+            meta = {**common, **(bench.get("metadata") or {})}
+            name = str(meta.get("name") or f"benchmark{i + 1}")
+            if name in data:
+                raise DataError(f"{at(path, line_of(bench))}: benchmark {name!r} appears twice")
+            data[name] = {path.name: self._sample(bench, meta, name, path)}
+        return sample_or_suite(data, path)
+
+    @staticmethod
+    def _sample(bench: dict, meta: dict, name: str, path: Path) -> Sample:
+        runs = bench.get("runs")
+        if not isinstance(runs, list) or not runs:
+            raise DataError(f"{at(path, line_of(bench))}: benchmark {name!r} has no runs")
+        per_run: list[list[float]] = []
+        warmups = calibration = 0
+        for r, run in enumerate(runs, 1):
+            if not isinstance(run, dict):
+                raise DataError(f"{at(path, line_of(runs))}: benchmark {name!r}, run {r} is not an object")
+            values = run.get("values") or []
+            warm = run.get("warmups") or []
+            warmups += len(warm)
+            if not values:
+                calibration += 1  # a calibration run: warmups only
+                continue
+            lines = getattr(values, "lines", [line_of(run)] * len(values))
+            per_run.append([number(v, at(path, ln), f"benchmark {name!r}, run {r} value")
+                            for v, ln in zip(values, lines, strict=True)])
+        if not per_run:
+            raise DataError(f"{at(path, line_of(bench))}: benchmark {name!r} has runs but no values "
+                            "(only warmups / calibration)")
+        counts = {len(v) for v in per_run}
+        metadata: dict[str, Any] = {"format": "pyperf", "runs": len(per_run), "warmups_excluded": warmups,
+                                    "calibration_runs_excluded": calibration}
+        if len(counts) == 1 and len(per_run) > 1 and counts != {1}:
+            values, levels = per_run, ("run", "value")
+        else:
+            values = [v for run in per_run for v in run]
+            levels = ("value",)
+            if len(counts) > 1:
+                metadata["flattened"] = f"runs have unequal numbers of values {sorted(counts)}"
+        unit_name = str(meta.get("unit", "second"))
+        unit = UNIT_ALIASES.get(unit_name, unit_name)
+        return Sample(values, levels=levels, unit=unit, lower_is_better=True, name=path.name,
+                      source=str(path), metadata=metadata)
