@@ -1,0 +1,169 @@
+"""The HPT procedure on a whole suite: one speedup-under-test, and the r-Speedup search.
+
+Benchmarks with the same run counts form a group whose level-1 tests run as one array
+operation. The r-Speedup search (Algorithm 1: gamma = 1.00, 1.01, ... until the confidence
+drops below r) never re-ranks the runs per step: the candidate's U statistic only falls
+as gamma grows, so each benchmark's level-1 outcome over the whole grid is given by two
+grid indices (where the candidate stops winning, where the baseline starts), found by a
+bisection run for all benchmarks at once. Level 2 is then evaluated for a block of grid
+points at a time (a 2-D rank), stopping at the first failure.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import attrs
+import numpy as np
+
+from . import levels
+from .scores import Scores
+
+CANDIDATE, TIE, BASELINE = 1, 0, -1
+
+
+@attrs.frozen
+class Group:
+    """Benchmarks sharing run counts: positions in suite order and their score matrices."""
+
+    index: np.ndarray
+    candidate: np.ndarray  # (k, m_c)
+    baseline: np.ndarray  # (k, m_b)
+    alpha: float  # level-1 significance, 1 - benchmark confidence
+    exact: bool
+
+    @property
+    def sizes(self) -> tuple[int, int]:
+        return self.candidate.shape[1], self.baseline.shape[1]
+
+
+@attrs.frozen
+class Evaluation:
+    """Both levels at one speedup-under-test."""
+
+    gamma: float
+    u: np.ndarray  # candidate's Mann-Whitney U per benchmark (rank sum = U + m(m+1)/2)
+    pvalue_candidate: np.ndarray
+    pvalue_baseline: np.ndarray
+    winner: np.ndarray  # CANDIDATE, TIE or BASELINE
+    d: np.ndarray
+    ranks: np.ndarray
+    r_a: float
+    r_b: float
+    pvalue: float
+
+    @property
+    def confidence(self) -> float:
+        return 1.0 - self.pvalue
+
+
+def default_benchmark_confidence(m_c: int, m_b: int) -> float:
+    """The paper's alpha_tau: 0.05 when m >= 5, 0.10 otherwise (as a confidence)."""
+    return 0.95 if min(m_c, m_b) >= 5 else 0.90
+
+
+class Engine:
+    """HPT on prepared scores, for any speedup-under-test."""
+
+    def __init__(self, scores: Scores, benchmark_confidence: float | None = None, rule: str = "p-value") -> None:
+        self.scores = scores
+        self.rule = rule
+        self.n = len(scores)
+        self.med_candidate, self.med_baseline = scores.medians()
+        by_size: dict[tuple[int, int], list[int]] = {}
+        for i, (c, b) in enumerate(zip(scores.candidate, scores.baseline, strict=True)):
+            by_size.setdefault((c.size, b.size), []).append(i)
+        self.groups = []
+        for (m_c, m_b), idx in by_size.items():
+            conf = benchmark_confidence or default_benchmark_confidence(m_c, m_b)
+            self.groups.append(Group(np.array(idx), np.stack([scores.candidate[i] for i in idx]),
+                                     np.stack([scores.baseline[i] for i in idx]), 1.0 - conf,
+                                     levels.is_exact_level1(m_c, m_b)))
+
+    # ------------------------------------------------------------ one speedup-under-test
+    def _level1(self, group: Group, gamma: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        u = levels.candidate_u(group.candidate, group.baseline, gamma)
+        p_c, p_b = levels.level1_pvalues(u, *group.sizes, self.rule)
+        return u, p_c, p_b
+
+    def _level2(self, winner: np.ndarray, gamma: np.ndarray) -> tuple:
+        """Level 2 for rows of winners (s, n) at gammas (s,): d, ranks, R_A, R_B, p."""
+        d = np.where(winner != TIE, self.med_candidate / gamma[:, None] - self.med_baseline, 0.0)
+        r_a, r_b, ranks = levels.signed_rank_sums(d)
+        return d, ranks, r_a, r_b, levels.level2_pvalue(r_b, self.n, self.rule)
+
+    def evaluate(self, gamma: float) -> Evaluation:
+        """Both levels with the candidate's scores divided by ``gamma``."""
+        u, p_c, p_b = (np.empty(self.n) for _ in range(3))
+        winner = np.zeros(self.n, dtype=int)
+        for g in self.groups:
+            gu, gp_c, gp_b = self._level1(g, np.full(g.index.size, gamma))
+            u[g.index], p_c[g.index], p_b[g.index] = gu, gp_c, gp_b
+            winner[g.index] = np.where(gp_c <= g.alpha + levels.EPS, CANDIDATE,
+                                       np.where(gp_b <= g.alpha + levels.EPS, BASELINE, TIE))
+        d, ranks, r_a, r_b, p = self._level2(winner[None, :], np.array([gamma]))
+        return Evaluation(float(gamma), u, p_c, p_b, winner, d[0], ranks[0], float(r_a[0]), float(r_b[0]),
+                          float(p[0]))
+
+    # ------------------------------------------------------------ the r-Speedup search
+    def _level1_thresholds(self, top: int) -> tuple[np.ndarray, np.ndarray]:
+        """Per benchmark, on the grid gamma_q = 1 + q/100 (q = 0..top): the first q where the
+        candidate no longer wins, and the first q where the baseline wins (top + 1: never)."""
+        stop = np.empty(self.n, dtype=int)
+        start = np.empty(self.n, dtype=int)
+        for g in self.groups:
+            stop[g.index], start[g.index] = self._group_thresholds(g, top)
+        return stop, start
+
+    def _group_thresholds(self, g: Group, top: int) -> tuple[np.ndarray, np.ndarray]:
+        k = g.index.size
+        alpha = g.alpha + levels.EPS
+        # beyond the largest ratio candidate/baseline nothing changes at level 1 any more
+        ratio = g.candidate.max(axis=1) / g.baseline.min(axis=1)
+        last = np.clip(np.ceil(100 * ratio * (1 + 1e-8)) - 100, 0, top).astype(int)
+
+        def flips(q: np.ndarray) -> np.ndarray:
+            # q[:k]: has the candidate stopped winning? q[k:]: has the baseline started winning?
+            p_stop, _ = self._level1(g, (100 + q[:k]) / 100)[1:]
+            _, p_start = self._level1(g, (100 + q[k:]) / 100)[1:]
+            return np.concatenate([p_stop > alpha, p_start <= alpha])
+
+        both = _first_true(flips, np.concatenate([last, last]))
+        return both[:k], np.where(both[k:] > last, top + 1, both[k:])
+
+    def r_speedup(self, confidence: float, max_speedup: float) -> tuple[float | None, bool]:
+        """The paper's r-Speedup: the last hundredth gamma >= 1 before the confidence first drops
+        below ``confidence``, or None when gamma = 1 already fails. Also whether the search
+        stopped at ``max_speedup`` with every step passing."""
+        top = int(round(100 * (max_speedup - 1)))
+        stop, start = self._level1_thresholds(top)
+        alpha = 1.0 - confidence + levels.EPS
+        q0, block = 0, 32
+        while q0 <= top:
+            q = np.arange(q0, min(q0 + block, top + 1))
+            winner = np.where(q[:, None] < stop[None, :], CANDIDATE,
+                              np.where(q[:, None] >= start[None, :], BASELINE, TIE))
+            *_, p = self._level2(winner, (100 + q) / 100)
+            fail = np.flatnonzero(p > alpha)
+            if fail.size:
+                first = int(q[fail[0]])
+                return (None if first == 0 else (100 + first - 1) / 100), False
+            q0, block = q0 + block, min(4 * block, 4096)
+        return (100 + top) / 100, True
+
+
+def _first_true(pred: Callable[[np.ndarray], np.ndarray], last: np.ndarray) -> np.ndarray:
+    """Vectorised bisection: per element, the smallest q in [0, last] where the monotone
+    predicate (False..False True..True) holds, or last + 1 when it never does."""
+    lo = np.zeros_like(last)
+    hi = last + 1
+    for _ in range(int(math.ceil(math.log2(int(last.max()) + 2))) + 1):
+        active = lo < hi
+        if not active.any():
+            break
+        mid = (lo + hi) // 2
+        ok = pred(np.minimum(mid, last))
+        hi = np.where(active & ok, mid, hi)
+        lo = np.where(active & ~ok, mid + 1, lo)
+    return lo

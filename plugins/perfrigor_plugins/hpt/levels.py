@@ -1,0 +1,114 @@
+"""HPT's two tests, vectorised: level 1 per benchmark, level 2 across benchmarks.
+
+Level 1 (Chen et al., Sec. IV-A): one-sided Wilcoxon rank-sum tests in both directions,
+exact when both systems have fewer than 12 runs, otherwise the paper's normal formula
+(no tie, no continuity correction). Level 2: the signed-rank test on the per-benchmark
+differences of medians, zeros kept and split half and half between R_A and R_B, exact
+for fewer than 25 benchmarks, otherwise the paper's normal formula.
+
+The exact null distributions come from ``pr.stats`` (ties ignored, as the paper's tables).
+How a half-integer statistic (ties, split zeros) is compared with them is ``rule``:
+
+- ``"p-value"`` (default, the authors' toolkit): the exact p-value of the observed
+  statistic, P0(T <= R_B) = P0(T <= floor(R_B)) and P0(U >= ceil(U)).
+- ``"critical-value"`` (the paper's wording): reject when R_B <= T_crit, i.e. use
+  P0(T <= ceil(R_B)); at level 1, U >= c, i.e. P0(U >= floor(U)).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import perfrigor as pr
+from scipy import stats as sps
+
+RULES = ("p-value", "critical-value")
+#: level 1 is exact below this many runs per system, level 2 below this many benchmarks (the paper)
+EXACT_RUNS, EXACT_BENCHMARKS = 12, 25
+#: values equal to this many significant digits are ties (0.76 - 1.03 and 1.27 - 1.00 in Table III)
+DIGITS = 10
+#: slack when comparing exact probabilities with a level (2/20 <= 0.10 must hold)
+EPS = 1e-12
+
+
+def snap(x: np.ndarray, digits: int = DIGITS) -> np.ndarray:
+    """Round to ``digits`` significant digits, so floating-point noise does not break ties."""
+    x = np.asarray(x, dtype=float)
+    with np.errstate(divide="ignore"):
+        exponent = np.floor(np.log10(np.abs(x)))
+    exponent = np.where(np.isfinite(exponent), exponent, 0.0)
+    scale = 10.0 ** (digits - 1 - exponent)
+    return np.round(x * scale) / scale
+
+
+# ------------------------------------------------------------------------------ level 1
+
+def candidate_u(candidate: np.ndarray, baseline: np.ndarray, gamma: np.ndarray) -> np.ndarray:
+    """Mann-Whitney U of each row's candidate scores divided by ``gamma``, against the baseline.
+
+    ``candidate`` (k, m_c), ``baseline`` (k, m_b), ``gamma`` (k,). Midranks for ties, so the
+    candidate's rank sum is ``U + m_c(m_c+1)/2``.
+    """
+    m_c = candidate.shape[1]
+    pooled = np.concatenate([candidate / np.asarray(gamma, dtype=float)[:, None], baseline], axis=1)
+    ranks = sps.rankdata(snap(pooled), axis=1)
+    return ranks[:, :m_c].sum(axis=1) - m_c * (m_c + 1) / 2
+
+
+def is_exact_level1(m_c: int, m_b: int) -> bool:
+    return max(m_c, m_b) < EXACT_RUNS
+
+
+def level1_pvalues(u: np.ndarray, m_c: int, m_b: int, rule: str) -> tuple[np.ndarray, np.ndarray]:
+    """One-sided p-values (candidate better, baseline better) of the rank-sum test, per row."""
+    n_pairs = m_c * m_b
+    u = np.asarray(u, dtype=float)
+    if is_exact_level1(m_c, m_b):
+        pmf = pr.stats.rank_sum_distribution(m_c, m_b)
+        sf = np.append(np.cumsum(pmf[::-1])[::-1], 0.0)  # sf[k] = P0(U >= k), k = 0..N+1
+        rnd = (lambda x: np.ceil(x - 1e-9)) if rule == "p-value" else (lambda x: np.floor(x + 1e-9))
+        idx_c = np.clip(rnd(u), 0, n_pairs + 1).astype(int)
+        idx_b = np.clip(rnd(n_pairs - u), 0, n_pairs + 1).astype(int)
+        return np.minimum(sf[idx_c], 1.0), np.minimum(sf[idx_b], 1.0)
+    # the paper's z = (R - m(2m+1)/2) / sqrt(m^2(2m+1)/12), written for unequal sizes
+    z = (u - n_pairs / 2) / np.sqrt(n_pairs * (m_c + m_b + 1) / 12)
+    return sps.norm.sf(z), sps.norm.cdf(z)
+
+
+def min_level1_pvalue(m_c: int, m_b: int) -> float:
+    """The smallest one-sided p-value level 1 can reach (complete separation)."""
+    if is_exact_level1(m_c, m_b):
+        return float(pr.stats.rank_sum_distribution(m_c, m_b)[-1])
+    n_pairs = m_c * m_b
+    return float(sps.norm.sf((n_pairs / 2) / np.sqrt(n_pairs * (m_c + m_b + 1) / 12)))
+
+
+# ------------------------------------------------------------------------------ level 2
+
+def signed_rank_sums(d: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """R_A, R_B and the ranks of |d| along the last axis, zeros ranked and split half and half."""
+    d = snap(d)
+    ranks = sps.rankdata(np.abs(d), axis=-1)
+    half_zero = 0.5 * np.where(d == 0, ranks, 0.0).sum(axis=-1)
+    r_a = np.where(d > 0, ranks, 0.0).sum(axis=-1) + half_zero
+    r_b = np.where(d < 0, ranks, 0.0).sum(axis=-1) + half_zero
+    return r_a, r_b, ranks
+
+
+def level2_pvalue(r_b: np.ndarray, n: int, rule: str) -> np.ndarray:
+    """P-value of "the candidate is better" from the baseline's signed-rank sum R_B, n benchmarks."""
+    r_b = np.asarray(r_b, dtype=float)
+    if n < EXACT_BENCHMARKS:
+        cdf = np.minimum(np.cumsum(pr.stats.signed_rank_distribution(n)), 1.0)
+        rnd = np.floor(r_b + 1e-9) if rule == "p-value" else np.ceil(r_b - 1e-9)
+        return cdf[np.clip(rnd, 0, cdf.size - 1).astype(int)]
+    return sps.norm.cdf(level2_z(r_b, n))
+
+
+def level2_z(r_b: np.ndarray, n: int) -> np.ndarray:
+    """The paper's z_B = (R_B - n(n+1)/4) / sqrt(n(n+1)(2n+1)/24), no tie or continuity correction."""
+    return (np.asarray(r_b, dtype=float) - n * (n + 1) / 4) / np.sqrt(n * (n + 1) * (2 * n + 1) / 24)
+
+
+def min_level2_pvalue(n: int) -> float:
+    """The smallest p-value level 2 can reach with n benchmarks (every d > 0)."""
+    return float(level2_pvalue(np.array(0.0), n, "p-value"))
