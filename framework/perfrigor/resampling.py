@@ -21,6 +21,7 @@ so a seed gives the same replicates on every machine.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -296,6 +297,10 @@ def percentile_interval(replicates: Any, confidence: float = 0.95) -> tuple[floa
         raise DataError("no bootstrap replicates")
     if np.isnan(reps).any():
         raise DataError(f"{int(np.isnan(reps).sum())} bootstrap replicate(s) are NaN")
-    alpha = 1.0 - confidence
-    low, high = np.quantile(reps, [alpha / 2, 1.0 - alpha / 2], method="inverted_cdf")
-    return float(low), float(high)
+    # numpy's "inverted_cdf" quantile, with a tolerance: 1 - 0.95 is not 0.05 in floating
+    # point, and ceil(1000 * 0.025000000000000022) would take the 26th value, not the 25th.
+    tail = (1.0 - confidence) / 2
+    ranks = [math.ceil(reps.size * q - 1e-9) for q in (tail, 1.0 - tail)]
+    low, high = (max(1, min(reps.size, k)) - 1 for k in ranks)
+    ordered = np.partition(reps, [low, high])
+    return float(ordered[low]), float(ordered[high])
