@@ -39,3 +39,48 @@ def task(total: int, description: str) -> Iterator[Callable[[int], None]]:
         yield advance
     finally:
         _reporter.finish()
+
+
+class StderrBar:
+    """Draws ``description [#####.....] 52%`` on a terminal once a task has run for ``delay`` seconds.
+
+    The CLI installs it when stderr is a TTY (never in pipes or logs). Nested
+    tasks show the innermost one; the line is cleared when a task finishes.
+    """
+
+    def __init__(self, stream=None, delay: float = 1.0, width: int = 30) -> None:
+        import sys
+
+        self.stream = stream if stream is not None else sys.stderr
+        self.delay = delay
+        self.width = width
+        self._stack: list[list] = []  # [total, done, description, started, last_draw]
+
+    def start(self, total: int, description: str) -> Callable[[int], None]:
+        import time
+
+        state = [max(int(total), 1), 0, description, time.monotonic(), 0.0]
+        self._stack.append(state)
+
+        def advance(n: int = 1) -> None:
+            state[1] = min(state[1] + n, state[0])
+            now = time.monotonic()
+            # redraw at most 10 times a second, and only once the task is slow enough to notice
+            if now - state[3] >= self.delay and now - state[4] >= 0.1:
+                state[4] = now
+                self._draw(state)
+
+        return advance
+
+    def _draw(self, state: list) -> None:
+        total, done, description = state[0], state[1], state[2]
+        filled = int(self.width * done / total)
+        bar = "#" * filled + "." * (self.width - filled)
+        self.stream.write(f"\r{description} [{bar}] {done / total:4.0%}")
+        self.stream.flush()
+
+    def finish(self) -> None:
+        state = self._stack.pop() if self._stack else None
+        if state is not None and state[4]:  # something was drawn: clear the line
+            self.stream.write("\r" + " " * (len(state[2]) + self.width + 10) + "\r")
+            self.stream.flush()

@@ -1,4 +1,4 @@
-"""The report as JSON (``Report.to_dict()``)."""
+"""The report as strict JSON (``Report.to_dict()``; NaN and infinities become null)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,10 @@ import json
 
 
 class JsonRenderer:
+    """Strict JSON: the report's ``to_dict()``, for programs."""
+
     name = "json"
     suffix = ".json"
 
     def render(self, report) -> str:
-        return json.dumps(report.to_dict(), indent=2, allow_nan=False)
+        return json.dumps(report.to_dict(), indent=2, allow_nan=False) + "\n"

@@ -1,0 +1,656 @@
+"""The ``perfrigor`` command: argparse front end, the only place that prints or exits.
+
+Commands: ``list``, ``compare``, ``run``, ``describe``, ``plan``, ``demo``
+(see docs/cli.md). Exit codes: 0 done; 1 the analysis ran but a requested
+check failed (``--fail-on-regression``); 2 bad input or usage (a one-line
+``perfrigor: error: ...`` on stderr, no traceback); 3 an internal error (a bug:
+one line too, ``--debug`` shows the traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures as cf
+import contextlib
+import json
+import sys
+import tomllib
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from . import __version__, progress
+from .components import pair_key
+from .data import Sample, Suite
+from .errors import ConfigError, DataError, PerfrigorError
+from .pipeline import Pipeline, Step
+from .readers import read
+from .registry import get_registry
+from .report import Report
+from .results import Comparison, Result
+
+EXIT_OK, EXIT_CHECK_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+DEFAULT_PRESET = "default"
+#: what ``perfrigor describe`` runs on each system, when registered: (component, one-sample only)
+DESCRIBE_COMPONENTS = ("mean-ci", "variance-components", "gmm", "gmm-fit")
+#: the value an estimate must stay above, per ``Comparator.estimate_kind``
+NO_CHANGE = {"speedup": 1.0, "probability": 0.5, "gain": 0.0}
+
+
+class UsageError(PerfrigorError):
+    """Wrong use of the command line (exit 2)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with errors as one line naming the command (no usage dump)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+# ---------------------------------------------------------------- parser
+
+
+def _add_output(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--format", "-f", metavar="FORMAT",
+                   help="output format: text (default), markdown, json, html, or a plugin's")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write the report to FILE (format from --format, else from the suffix)")
+
+
+def _add_input(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--input-format", metavar="NAME", help="reader to use instead of guessing (see 'perfrigor list')")
+    p.add_argument("--input", action="append", default=[], metavar="KEY=VALUE",
+                   help="reader option, value in TOML syntax, e.g. --input value=time_ms "
+                        "--input 'levels=[\"invocation\",\"iteration\"]' (repeatable)")
+
+
+def _add_analysis(p: argparse.ArgumentParser, pipeline_choice: bool = True) -> None:
+    if pipeline_choice:
+        g = p.add_mutually_exclusive_group()
+        g.add_argument("--pipeline", "-p", metavar="NAME", help=f"preset to run (default: {DEFAULT_PRESET})")
+        g.add_argument("--config", "-c", metavar="FILE", help="pipeline config (TOML or JSON)")
+    p.add_argument("--confidence", type=float, metavar="X", help="set 'confidence' on every step that has it")
+    p.add_argument("--param", action="append", default=[], metavar="STEP.KEY=VALUE",
+                   help="set a step's parameter (STEP: step id or component name; VALUE in TOML syntax)")
+    p.add_argument("--seed", type=int, metavar="N", help="set 'random_state' on every step that has it")
+    p.add_argument("--jobs", "-j", type=int, metavar="N", help="run per-benchmark steps on N processes")
+    p.add_argument("--dask", metavar="ADDRESS", help="run per-benchmark steps on a dask.distributed scheduler")
+    p.add_argument("--baseline", metavar="SYSTEM", help="which system is the baseline (suites)")
+    p.add_argument("--candidate", metavar="SYSTEM", help="which system is the candidate (suites)")
+    p.add_argument("--fail-on-regression", action="store_true",
+                   help="exit 1 when a comparison shows a significant slowdown (see docs/cli.md)")
+    _add_input(p)
+    _add_output(p)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="perfrigor", description="Is a performance change real, and how big is it?",
+                     epilog="Exit codes: 0 done, 1 a requested check failed, 2 bad input or usage.")
+    parser.add_argument("--version", action="version", version=f"perfrigor {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    p = sub.add_parser("list", help="components, presets, input and output formats")
+    p.add_argument("--format", "-f", choices=("text", "json"), default="text")
+
+    p = sub.add_parser("compare", help="compare a baseline with a candidate")
+    p.add_argument("baseline", metavar="BASELINE", help="measurements of the baseline (any input format)")
+    p.add_argument("candidate", metavar="CANDIDATE", help="measurements of the candidate")
+    _add_analysis(p)
+
+    p = sub.add_parser("run", help="run a pipeline config (or a preset) on data",
+                       description="perfrigor run CONFIG [DATA...]  or  perfrigor run --pipeline NAME DATA...")
+    p.add_argument("files", nargs="*", metavar="CONFIG|DATA")
+    p.add_argument("--weight", choices=("custom", "equal", "fraction"),
+                   help="shorthand for the speedup-test steps' parameter 'weight'")
+    p.add_argument("--precision", type=float, metavar="R",
+                   help="shorthand for the speedup-test steps' parameter 'precision'")
+    _add_analysis(p)
+
+    p = sub.add_parser("describe", help="describe each system's measurements (summary, mixture, CI, variance)")
+    p.add_argument("data", metavar="DATA")
+    p.add_argument("--plot", metavar="FILE.png", help="draw the components' plots (where they offer one)")
+    _add_analysis(p, pipeline_choice=False)
+
+    p = sub.add_parser("plan", help="how many repetitions per level, from costs (Kalibera & Jones)")
+    p.add_argument("data", metavar="DATA", help="a pilot experiment (hierarchical measurements)")
+    p.add_argument("--costs", required=True, metavar="C1,C2,...",
+                   help="cost of one repetition at each level, lowest level first, e.g. 10,200")
+    p.add_argument("--budget", type=float, metavar="SECONDS", help="time available for the experiment")
+    p.add_argument("--confidence", type=float, metavar="X")
+    p.add_argument("--format", "-f", choices=("text", "json"), default="text")
+    _add_input(p)
+
+    p = sub.add_parser("demo", help=f"run the {DEFAULT_PRESET!r} preset on bundled example data")
+    p.add_argument("example", nargs="?", default="two-versions",
+                   help="bundled data set (default: two-versions)")
+    _add_analysis(p)
+    return parser
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def toml_value(text: str) -> Any:
+    """A command-line value in TOML syntax (numbers, booleans, arrays, strings); bare words are strings."""
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
+def _key_value(item: str, option: str) -> tuple[str, Any]:
+    key, sep, value = item.partition("=")
+    if not sep or not key.strip():
+        raise UsageError(f"{option} {item!r}: expected KEY=VALUE")
+    return key.strip(), toml_value(value.strip())
+
+
+def _reader_options(args: argparse.Namespace, base: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    options = dict(base or {})
+    options.update(_key_value(item, "--input") for item in args.input)
+    if args.input_format:
+        options["format"] = args.input_format
+    return options
+
+
+def _read(path: str, options: Mapping[str, Any]) -> Sample | Suite:
+    opts = dict(options)
+    return read(path, opts.pop("format", None), **opts)
+
+
+def _labels(paths: Sequence[str]) -> list[str]:
+    """System names from file names (whole paths when names clash, positions when paths do)."""
+    for names in ([Path(p).name for p in paths], [str(p) for p in paths]):
+        if len(set(names)) == len(names):
+            return names
+    return (["baseline", "candidate"] if len(paths) == 2 else [f"system{i + 1}" for i in range(len(paths))])
+
+
+def load_inputs(paths: Sequence[str], options: Mapping[str, Any]) -> list[Any]:
+    """Read data files into what ``Pipeline.run`` takes.
+
+    One file: its Sample or Suite. Several files, one system each: Samples are
+    passed as they are (one benchmark); one-system Suites are joined by
+    benchmark into one Suite, each file a system named after it.
+    """
+    items = [_read(p, options) for p in paths]
+    if len(items) == 1:
+        return items
+    if all(isinstance(i, Sample) for i in items):
+        if len({i.name for i in items}) == len(items) and all(i.name for i in items):
+            return items
+        return [_renamed(i, n) for i, n in zip(items, _labels(paths), strict=True)]
+    multi = [p for p, i in zip(paths, items, strict=True) if isinstance(i, Suite) and len(i.systems) > 1]
+    if multi:
+        raise UsageError(f"{multi[0]} holds several systems; give it alone (perfrigor run --pipeline NAME "
+                         f"{multi[0]}) and choose systems with --baseline/--candidate")
+    if not all(isinstance(i, Suite) for i in items):
+        kinds = ", ".join(f"{p}: {'one benchmark' if isinstance(i, Sample) else f'{len(i)} benchmarks'}"
+                          for p, i in zip(paths, items, strict=True))
+        raise DataError(f"the files do not hold the same benchmarks ({kinds})")
+    labels = _labels(paths)
+    benches = [set(i.benchmarks) for i in items]
+    for p, b in zip(paths, benches, strict=True):
+        if b != benches[0]:
+            raise DataError(f"{p} and {paths[0]} do not have the same benchmarks: only in {p}: "
+                            f"{sorted(b - benches[0])}, only in {paths[0]}: {sorted(benches[0] - b)}")
+    data = {bench: {label: item.system(item.systems[0])[bench] for label, item in zip(labels, items, strict=True)}
+            for bench in items[0].benchmarks}
+    info = {**items[0].info}
+    return [Suite(data, systems=tuple(labels), info=info, source=", ".join(paths))]
+
+
+def _renamed(sample: Sample, name: str) -> Sample:
+    import attrs
+
+    return attrs.evolve(sample, name=name)
+
+
+def _step_params(pipeline: Pipeline, args: argparse.Namespace, extra: Mapping[str, Any] | None = None) -> Pipeline:
+    """The pipeline with --confidence, --seed, --param and shorthand overrides applied."""
+    overrides: dict[str, dict[str, Any]] = {s.id: {} for s in pipeline.steps}
+    by_component: dict[str, list[str]] = {}
+    for s in pipeline.steps:
+        by_component.setdefault(s.component.name, []).append(s.id)
+
+    def everywhere(key: str, value: Any, option: str, required: bool = True) -> None:
+        hit = [s.id for s in pipeline.steps if key in s.component.param_names()]
+        if not hit and required:
+            raise UsageError(f"{option}: no step of pipeline {pipeline.name!r} has a parameter {key!r} "
+                             f"(steps: {', '.join(s.id for s in pipeline.steps)})")
+        for sid in hit:
+            overrides[sid][key] = value
+
+    if getattr(args, "confidence", None) is not None:
+        everywhere("confidence", args.confidence, "--confidence")
+    if getattr(args, "seed", None) is not None:
+        everywhere("random_state", args.seed, "--seed", required=False)
+    for key, (value, option) in (extra or {}).items():
+        everywhere(key, value, option)
+    for item in getattr(args, "param", []) or []:
+        target, value = _key_value(item, "--param")
+        step, dot, key = target.rpartition(".")
+        if not dot or not step:
+            raise UsageError(f"--param {item!r}: expected STEP.KEY=VALUE")
+        ids = [step] if step in overrides else by_component.get(step, [])
+        if not ids:
+            raise UsageError(f"--param {item!r}: no step {step!r} in pipeline {pipeline.name!r} "
+                             f"(steps: {', '.join(overrides)})")
+        for sid in ids:
+            overrides[sid][key] = value
+    if not any(overrides.values()):
+        return pipeline
+    steps = [Step(s.component.set_params(**overrides[s.id]) if overrides[s.id] else s.component, s.id)
+             for s in pipeline.steps]
+    return Pipeline(steps, name=pipeline.name, description=pipeline.description, baseline=pipeline.baseline,
+                    candidate=pipeline.candidate, input_options=pipeline.input_options)
+
+
+def _pipeline_spec(args: argparse.Namespace, config: str | None = None) -> tuple[Mapping[str, Any], str]:
+    """The chosen pipeline as a config mapping, and where it comes from (not built yet).
+
+    Data are read before the pipeline is built, so a bad data file is reported
+    as such even when a component of the pipeline is missing.
+    """
+    from .config import load_config
+
+    config = config or getattr(args, "config", None)
+    if config:
+        return load_config(config), str(config)
+    name = getattr(args, "pipeline", None) or DEFAULT_PRESET
+    registry = get_registry()
+    if name not in registry.presets:
+        known = ", ".join(sorted(registry.presets)) or "none"
+        raise ConfigError(f"no pipeline preset {name!r} is registered (known: {known}); "
+                          "give --pipeline NAME or --config FILE")
+    return registry.preset(name), f"preset {name!r}"
+
+
+def _spec_input_options(spec: Mapping[str, Any]) -> dict[str, Any]:
+    """The reader options (``[input]``) of a config mapping, including its preset's."""
+    options: dict[str, Any] = {}
+    head = spec.get("pipeline") if isinstance(spec.get("pipeline"), Mapping) else {}
+    preset = head.get("preset") or spec.get("preset")
+    if preset and preset in get_registry().presets:
+        options.update(get_registry().preset(preset).get("input", {}) or {})
+    options.update(spec.get("input", {}) or {})
+    return options
+
+
+def _build_pipeline(args: argparse.Namespace, spec: Mapping[str, Any], where: str) -> Pipeline:
+    try:
+        pipeline = Pipeline.from_config(spec)
+    except ConfigError as exc:
+        message = str(exc)
+        raise ConfigError(message if message.startswith(where) else f"{where}: {message}") from None
+    if getattr(args, "baseline", None):
+        pipeline.baseline = args.baseline
+    if getattr(args, "candidate", None):
+        pipeline.candidate = args.candidate
+    return pipeline
+
+
+@contextlib.contextmanager
+def _executor(args: argparse.Namespace) -> Iterator[cf.Executor | None]:
+    jobs, dask = getattr(args, "jobs", None), getattr(args, "dask", None)
+    if jobs is not None and dask:
+        raise UsageError("give --jobs or --dask, not both")
+    if dask:
+        try:
+            import distributed
+        except ImportError:
+            raise UsageError("--dask needs the 'distributed' package (pip install 'perfrigor[dask]')") from None
+        try:
+            client = distributed.Client(dask, timeout="10s")
+        except (OSError, TimeoutError) as exc:
+            raise UsageError(f"--dask {dask}: cannot connect to the scheduler: {exc}") from None
+        try:
+            yield client.get_executor()
+        finally:
+            client.close()
+        return
+    if jobs is None or jobs == 1:
+        yield None
+        return
+    if jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, got {jobs}")
+    with cf.ProcessPoolExecutor(jobs) as pool:
+        yield pool
+
+
+def regressions(report: Report) -> list[str]:
+    """Every comparison of the candidate with the baseline that shows a significant slowdown.
+
+    A comparison is a regression when its estimate is on the slow side of "no
+    change" (speedup < 1; probability < 0.5; gain < 0, per the comparator's
+    ``estimate_kind``) and it is significant, or when its whole interval lies
+    on the slow side. Comparisons of k > 2 systems and estimates of kind
+    "other" are not judged.
+    """
+    registry = get_registry()
+    kinds = {}
+    for step in report.steps:
+        rec = registry.components.get(step.component)
+        kinds[step.id] = getattr(rec.obj, "estimate_kind", "speedup") if rec else "speedup"
+    pair = pair_key(report.baseline, report.candidate) if report.candidate else None
+    found = []
+    for bench, step, key, res in report.iter_results():
+        if not isinstance(res, Comparison) or (key is not None and key != pair):
+            continue
+        limit = NO_CHANGE.get(kinds.get(step, "speedup"))
+        if limit is None or res.estimate is None:
+            continue
+        slower = res.significant is True and res.estimate < limit
+        interval_below = res.ci_high is not None and res.ci_high < limit
+        if slower or interval_below:
+            found.append(f"{bench or 'suite'}: {step}: {res.describe()}")
+    return found
+
+
+def _emit(text: str, args: argparse.Namespace, fmt: str, stdout) -> None:
+    output = getattr(args, "output", None)
+    if output:
+        try:
+            Path(output).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"-o {output}: cannot write: {exc.strerror or exc}") from None
+        print(f"perfrigor: wrote {fmt} report to {output}", file=sys.stderr)
+    else:
+        stdout.write(text)
+
+
+def _format(args: argparse.Namespace) -> str:
+    """--format, else the format whose suffix matches -o FILE, else text."""
+    if getattr(args, "format", None):
+        return args.format
+    output = getattr(args, "output", None)
+    if output:
+        suffix = Path(output).suffix.lower()
+        aliases = {".htm": "html", ".markdown": "markdown", ".text": "text"}
+        for rec in get_registry().renderers.values():
+            if getattr(rec.obj, "suffix", None) == suffix:
+                return rec.name
+        if suffix in aliases:
+            return aliases[suffix]
+        if suffix:
+            raise UsageError(f"-o {output}: cannot tell the format from {suffix!r}; give --format")
+    return "text"
+
+
+def _analyse(args: argparse.Namespace, pipeline: Pipeline, inputs: Sequence[Any], stdout,
+             extra: Mapping[str, Any] | None = None) -> int:
+    fmt = _format(args)
+    renderer = get_registry().renderer(fmt)  # fail on a bad format before the work
+    pipeline = _step_params(pipeline, args, extra)
+    with _executor(args) as executor:
+        report = pipeline.run(*inputs, executor=executor)
+    _emit(renderer.render(report), args, fmt, stdout)
+    if getattr(args, "fail_on_regression", False):
+        found = regressions(report)
+        for line in found:
+            print(f"perfrigor: regression: {line}", file=sys.stderr)
+        if found:
+            return EXIT_CHECK_FAILED
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------- commands
+
+
+def cmd_list(args: argparse.Namespace, stdout) -> int:
+    registry = get_registry()
+    comps = [{"name": r.name, "kind": r.obj.kind, "scope": r.obj.scope, "plugin": r.plugin,
+              "version": r.version, "description": r.obj.description()}
+             for r in sorted(registry.components.values(), key=lambda r: r.name)]
+    presets = [{"name": r.name, "plugin": r.plugin, "description": r.obj.get("description", ""),
+                "steps": [s["component"] if isinstance(s, Mapping) else str(s) for s in r.obj.get("steps", [])]}
+               for r in sorted(registry.presets.values(), key=lambda r: r.name)]
+    readers = [{"name": r.name, "plugin": r.plugin, "suffixes": list(getattr(r.obj, "suffixes", ())),
+                "description": _first_line(r.obj)} for r in registry.readers.values()]
+    renderers = [{"name": r.name, "plugin": r.plugin, "description": _first_line(r.obj)}
+                 for r in registry.renderers.values()]
+    if args.format == "json":
+        doc = {"components": comps, "presets": presets, "readers": readers, "renderers": renderers}
+        stdout.write(json.dumps(doc, indent=2) + "\n")
+        return EXIT_OK
+    lines = ["Components:"]
+    for c in comps:
+        where = f"{c['plugin']}" + (f" {c['version']}" if c["version"] else "")
+        scope = ", suite" if c["scope"] == "suite" else ""
+        lines.append(f"  {c['name']:<24} {c['kind'] + scope:<18} {where:<40} {c['description']}")
+    if not comps:
+        lines.append("  (none: no method plugin is installed)")
+    lines += ["", "Presets (perfrigor compare --pipeline NAME):"]
+    lines += [f"  {p['name']:<24} {' -> '.join(p['steps'])}\n  {'':<24} {p['description']}" for p in presets] \
+        or ["  (none)"]
+    lines += ["", "Input formats (--input-format NAME):"]
+    lines += [f"  {r['name']:<12} {' '.join(r['suffixes']) or '-':<22} {r['description']}" for r in readers]
+    lines += ["", "Output formats (--format NAME):"]
+    lines += [f"  {r['name']:<12} {r['description']}" for r in renderers]
+    stdout.write("\n".join(lines) + "\n")
+    return EXIT_OK
+
+
+def _first_line(obj: Any) -> str:
+    doc = (type(obj).__doc__ or "").strip()
+    return doc.splitlines()[0] if doc else ""
+
+
+def cmd_compare(args: argparse.Namespace, stdout) -> int:
+    spec, where = _pipeline_spec(args)
+    inputs = load_inputs([args.baseline, args.candidate], _reader_options(args, _spec_input_options(spec)))
+    return _analyse(args, _build_pipeline(args, spec, where), inputs, stdout)
+
+
+def cmd_run(args: argparse.Namespace, stdout) -> int:
+    files = list(args.files)
+    config = None
+    if not (args.pipeline or args.config):
+        if not files:
+            raise UsageError("give a pipeline config and data (perfrigor run CONFIG DATA...) "
+                             "or a preset (perfrigor run --pipeline NAME DATA...)")
+        config = files.pop(0)
+        if Path(config).suffix.lower() not in (".toml", ".json"):
+            raise UsageError(f"{config} is not a pipeline config (.toml or .json); to analyse it, name a "
+                             f"pipeline: perfrigor run --pipeline NAME {config}")
+    if not files:
+        raise UsageError("no data files to analyse")
+    spec, where = _pipeline_spec(args, config)
+    inputs = load_inputs(files, _reader_options(args, _spec_input_options(spec)))
+    pipeline = _build_pipeline(args, spec, where)
+    extra: dict[str, Any] = {}
+    if args.weight is not None:
+        extra["weight"] = (args.weight, "--weight")
+    if args.precision is not None:
+        extra["precision"] = (args.precision, "--precision")
+    return _analyse(args, pipeline, inputs, stdout, extra)
+
+
+def cmd_describe(args: argparse.Namespace, stdout) -> int:
+    registry = get_registry()
+    options = _reader_options(args)
+    data = _read(args.data, options)
+    samples = [data] if isinstance(data, Sample) else [s for systems in data.data.values() for s in systems.values()]
+    depth = min(s.n_levels for s in samples)
+    steps = []
+    for name in DESCRIBE_COMPONENTS:
+        rec = registry.components.get(name)
+        if rec is None:
+            continue
+        cls = rec.obj
+        if cls.kind == "comparator" or (cls.kind == "test" and getattr(cls, "n_samples", 2) != 1):
+            continue
+        if getattr(cls, "min_levels", 1) > depth:
+            continue
+        steps.append({"component": name})
+    if not steps:
+        raise ConfigError("no describing component is registered (looked for "
+                          f"{', '.join(DESCRIBE_COMPONENTS)}); install perfrigor's method plugins")
+    pipeline = Pipeline(steps, name="describe", description="per-system description")
+    if isinstance(data, Suite):
+        # describe every system on its own: no baseline/candidate pairing
+        inputs = [data]
+    else:
+        inputs = [Suite({data.name or "sample": {data.name or Path(args.data).name: data}}, source=args.data)]
+    fmt = _format(args)
+    renderer = registry.renderer(fmt)
+    pipeline = _step_params(pipeline, args)
+    with _executor(args) as executor:
+        report = pipeline.run(*inputs, executor=executor)
+    _emit(renderer.render(report), args, fmt, stdout)
+    if args.plot:
+        _plots(pipeline, report, inputs[0], Path(args.plot))
+    return EXIT_OK
+
+
+def _plots(pipeline: Pipeline, report: Report, suite: Suite, target: Path) -> None:
+    jobs = []
+    for step in pipeline.steps:
+        if not callable(getattr(step.component, "plot", None)):
+            continue
+        for bench, systems in suite.data.items():
+            for system, sample in systems.items():
+                res = report.benchmark_results.get(bench, {}).get(step.id, {}).get(system)
+                if res is not None:
+                    jobs.append((step, bench, system, sample, res))
+    if not jobs:
+        print("perfrigor: no registered component draws plots for this data", file=sys.stderr)
+        return
+    for step, bench, system, sample, res in jobs:
+        if len(jobs) == 1:
+            path = target
+        else:
+            tag = "-".join(_safe(x) for x in (step.id, bench, system) if x)
+            path = target.with_name(f"{target.stem}-{tag}{target.suffix or '.png'}")
+        step.component.plot(sample, res, path)
+        print(f"perfrigor: wrote {path}", file=sys.stderr)
+
+
+def _safe(text: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "._" else "_" for ch in text)
+
+
+def cmd_plan(args: argparse.Namespace, stdout) -> int:
+    try:
+        costs = [float(c) for c in args.costs.split(",") if c.strip()]
+    except ValueError:
+        raise UsageError(f"--costs {args.costs!r}: expected numbers separated by commas, e.g. 10,200") from None
+    if not costs:
+        raise UsageError("--costs: give one cost per level, lowest level first, e.g. 10,200")
+    params: dict[str, Any] = {"costs": costs}
+    if args.budget is not None:
+        params["budget"] = args.budget
+    if args.confidence is not None:
+        params["confidence"] = args.confidence
+    registry = get_registry()
+    registry.component_class("experiment-plan")
+    from .registry import get
+
+    component = get("experiment-plan", **params)
+    data = _read(args.data, _reader_options(args))
+    targets = ([(None, None, data)] if isinstance(data, Sample) else
+               [(b, s, sample) for b, systems in data.data.items() for s, sample in systems.items()])
+    results = [(b, s, component.estimate(sample)) for b, s, sample in targets]
+    if args.format == "json":
+        doc = [{"benchmark": b, "system": s, **r.to_dict()} for b, s, r in results]
+        stdout.write(json.dumps(doc[0] if len(doc) == 1 else doc, indent=2, allow_nan=False) + "\n")
+        return EXIT_OK
+    out = []
+    for b, s, r in results:
+        if b is not None:
+            out.append(f"{b} / {s}:")
+        out.append(_explain(r))
+        out += [f"warning: {w}" for w in r.warnings]
+    stdout.write("\n".join(out).rstrip() + "\n")
+    return EXIT_OK
+
+
+def _explain(result: Result) -> str:
+    explain = getattr(result, "explain", None)
+    if callable(explain):
+        return str(explain())
+    text = getattr(result, "text", None)
+    return str(text) if text else result.describe()
+
+
+def cmd_demo(args: argparse.Namespace, stdout) -> int:
+    from . import examples
+
+    registry = get_registry()
+    name = args.pipeline or DEFAULT_PRESET
+    if not args.config and name not in registry.presets:
+        raise ConfigError(f"the {name!r} preset is not registered, so there is nothing to demonstrate "
+                          f"(registered presets: {', '.join(sorted(registry.presets)) or 'none'}); "
+                          "install perfrigor's method plugins")
+    folder = examples.path(args.example)
+    files = sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith((".", "_"))
+                   and p.suffix.lower() not in (".md", ".py", ".toml"))
+    pair = [next((p for p in files if p.stem == role), None) for role in ("baseline", "candidate")]
+    if all(pair):
+        chosen = [str(p) for p in pair]
+    elif len(files) == 1:
+        chosen = [str(files[0])]
+    elif files:
+        chosen = [str(p) for p in files]
+    else:
+        raise DataError(f"bundled example {args.example!r} ({folder}) holds no data file")
+    print(f"perfrigor demo: {name} pipeline on the bundled example {args.example!r}: "
+          f"{', '.join(Path(c).name for c in chosen)}", file=sys.stderr)
+    spec, where = _pipeline_spec(args)
+    inputs = load_inputs(chosen, _reader_options(args, _spec_input_options(spec)))
+    return _analyse(args, _build_pipeline(args, spec, where), inputs, stdout)
+
+
+COMMANDS = {"list": cmd_list, "compare": cmd_compare, "run": cmd_run, "describe": cmd_describe,
+            "plan": cmd_plan, "demo": cmd_demo}
+
+
+# ---------------------------------------------------------------- entry point
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code (the console script exits with it)."""
+    stdout = sys.stdout
+    debug = "--debug" in (sys.argv[1:] if argv is None else argv)
+    previous = progress.set_reporter(progress.StderrBar() if sys.stderr.isatty() else None)
+    try:
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit as exc:  # --help, --version
+            return int(exc.code or 0) if not isinstance(exc.code, str) else EXIT_USAGE
+        if args.command is None:
+            build_parser().print_help(sys.stderr)
+            return EXIT_USAGE
+        return COMMANDS[args.command](args, stdout)
+    except BrokenPipeError:  # e.g. `perfrigor list | head`
+        return EXIT_OK
+    except (PerfrigorError, OSError) as exc:
+        message = str(exc) if isinstance(exc, PerfrigorError) else _os_message(exc)
+        print(f"perfrigor: error: {_one_line(message)}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("perfrigor: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # noqa: BLE001 - a bug: one line, the traceback on request
+        if debug:
+            raise
+        print(f"perfrigor: error: internal error: {type(exc).__name__}: {_one_line(str(exc))} "
+              "(a bug; rerun with --debug for the traceback and report it)", file=sys.stderr)
+        return EXIT_INTERNAL
+    finally:
+        progress.set_reporter(previous)
+
+
+def _os_message(exc: OSError) -> str:
+    where = f"{exc.filename}: " if exc.filename else ""
+    return f"{where}{exc.strerror or exc}"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

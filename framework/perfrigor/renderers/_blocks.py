@@ -1,0 +1,217 @@
+"""A report laid out once, as format-neutral blocks that each renderer draws.
+
+The layout (what a person reads, in order): the header (pipeline, systems,
+inputs per benchmark), then one section per step (for one benchmark, each
+result's ``describe()`` and key numbers; for a suite, a table per step with
+estimate, CI, p-value, significance and verdict), the suite-level results, the
+warnings grouped by benchmark, and the steps that could not run. Generic over
+result types: it uses ``describe()``, the Comparison / TestResult / Estimate
+fields, and ``to_dict()`` for anything else.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from ..results import Comparison, Estimate, Result, SuiteSummary, TestResult
+
+
+@attrs.frozen
+class Heading:
+    text: str
+    level: int = 2
+
+
+@attrs.frozen
+class Para:
+    text: str
+
+
+@attrs.frozen
+class Table:
+    headers: Sequence[str]
+    rows: Sequence[Sequence[str]]
+
+
+@attrs.frozen
+class Items:
+    """A bulleted list; each item is a line of text."""
+
+    items: Sequence[str]
+
+
+Block = Heading | Para | Table | Items
+
+# ------------------------------------------------------------------ formatting
+
+
+def fmt(value: Any, digits: int = 4) -> str:
+    """Numbers for people: 4 significant digits, '-' for missing, yes/no for booleans."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return str(value)
+        return f"{value:.{digits}g}"
+    if isinstance(value, list | tuple):
+        if len(value) > 8:
+            return "[" + ", ".join(fmt(v, digits) for v in value[:8]) + f", ... ({len(value)} items)]"
+        return "[" + ", ".join(fmt(v, digits) for v in value) + "]"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{k}: {fmt(v, digits)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
+def fmt_p(p: Any) -> str:
+    if p is None:
+        return "-"
+    p = float(p)
+    return "< 1e-16" if p < 1e-16 else f"{p:.3g}"
+
+
+def fmt_ci(low: Any, high: Any, confidence: Any) -> str:
+    if low is None and high is None:
+        return "-"
+    level = f"{float(confidence):.0%} " if isinstance(confidence, int | float) else ""
+    return f"{level}[{fmt(low)}, {fmt(high)}]"
+
+
+_SKIP = {"warnings", "type", "details", "verdict", "text", "title"}
+
+
+def key_numbers(res: Result) -> list[tuple[str, str]]:
+    """The numbers a person looks at first, as (label, text) pairs."""
+    if isinstance(res, Comparison):
+        out = [("estimate", fmt(res.estimate)), ("CI", fmt_ci(res.ci_low, res.ci_high, res.confidence)),
+               ("p-value", fmt_p(res.pvalue)), ("significant", fmt(res.significant))]
+        return out
+    if isinstance(res, TestResult):
+        return [("statistic", fmt(res.statistic)), ("p-value", fmt_p(res.pvalue)),
+                ("H0 rejected", fmt(res.reject)), ("confidence", fmt(1 - res.alpha))]
+    if isinstance(res, Estimate):
+        return [("estimate", fmt(res.estimate)), ("CI", fmt_ci(res.ci_low, res.ci_high, res.confidence))]
+    if isinstance(res, SuiteSummary):
+        return [(str(k), fmt(v)) for k, v in res.values.items()]
+    data = res.to_dict()
+    out = []
+    for k, v in data.items():
+        if k in _SKIP or isinstance(v, dict):
+            continue
+        if isinstance(v, list) and (len(v) > 12 or any(isinstance(x, list | dict) for x in v)):
+            continue
+        out.append((k, fmt(v)))
+    return out
+
+
+def row_cells(res: Result) -> tuple[str, str, str, str, str]:
+    """(estimate, CI, p-value, significant, verdict) of a result, for suite tables."""
+    if isinstance(res, Comparison):
+        return (fmt(res.estimate), fmt_ci(res.ci_low, res.ci_high, res.confidence), fmt_p(res.pvalue),
+                fmt(res.significant), res.describe())
+    if isinstance(res, TestResult):
+        return (fmt(res.statistic), "-", fmt_p(res.pvalue), fmt(res.reject), res.describe())
+    if isinstance(res, Estimate):
+        return (fmt(res.estimate), fmt_ci(res.ci_low, res.ci_high, res.confidence), "-", "-", res.describe())
+    est = getattr(res, "estimate", None)
+    return (fmt(est) if isinstance(est, int | float) else "-", "-", fmt_p(getattr(res, "pvalue", None)),
+            fmt(getattr(res, "significant", None)), res.describe())
+
+
+# ------------------------------------------------------------------ layout
+
+
+def _inputs(report) -> Block:
+    rows = []
+    for bench, systems in report.inputs.items():
+        for system, s in systems.items():
+            meta = s.get("metadata") or {}
+            note = ", ".join(f"{k}: {fmt(v)}" for k, v in meta.items() if k != "format")
+            rows.append([bench, system, str(s.get("n")), "x".join(str(d) for d in s.get("shape", [])),
+                         ", ".join(s.get("levels", [])), fmt(s.get("mean")), fmt(s.get("median")),
+                         fmt(s.get("sd")), s.get("unit", "") + ("" if s.get("lower_is_better", True) else " (higher is better)"),
+                         note or "-"])
+    return Table(["benchmark", "system", "n", "shape", "levels", "mean", "median", "sd", "unit", "notes"], rows)
+
+
+def layout(report) -> list[Block]:
+    """The report as blocks, in reading order."""
+    blocks: list[Block] = [Heading(f"perfrigor report: pipeline {report.pipeline}", 1)]
+    who = report.baseline if report.candidate is None else f"baseline {report.baseline}, candidate {report.candidate}"
+    head = [f"Systems: {who}.", f"Benchmarks: {len(report.benchmarks)}."]
+    if report.source:
+        head.append(f"Source: {report.source}.")
+    blocks.append(Para(" ".join(head)))
+    steps = [f"{s.id}: {s.component} ({s.kind}, {s.scope})"
+             + (f" {fmt(dict(s.params))}" if s.params else "") for s in report.steps]
+    blocks += [Heading("Steps"), Items(steps), Heading("Inputs"), _inputs(report)]
+    single = len(report.benchmarks) == 1
+    for step in report.steps:
+        per_bench = {b: steps.get(step.id, {}) for b, steps in report.benchmark_results.items()}
+        has_bench = any(per_bench.values())
+        suite_res = report.suite_results.get(step.id)
+        if not has_bench and suite_res is None:
+            continue
+        blocks.append(Heading(f"{step.id} ({step.component})"))
+        if has_bench and single:
+            for _bench, results in per_bench.items():
+                for key, res in results.items():
+                    # an Estimate's or a test's describe() already states its numbers
+                    plain = isinstance(res, Estimate | TestResult)
+                    nums = "" if plain else "; ".join(f"{k} {v}" for k, v in key_numbers(res))
+                    blocks.append(Items([f"{key}: {res.describe()}" + (f" [{nums}]" if nums else "")]))
+        elif has_bench:
+            keys = {k for results in per_bench.values() for k in results}
+            show_key = len(keys) > 1
+            rows = []
+            for bench, results in per_bench.items():
+                for key, res in results.items():
+                    rows.append([bench, *([key] if show_key else []), *row_cells(res)])
+            headers = ["benchmark", *(["for"] if show_key else []), "estimate", "CI", "p-value", "significant",
+                       "verdict"]
+            blocks.append(Table(headers, rows))
+        if suite_res is not None:
+            blocks += _suite_result(suite_res)
+    warnings = _warnings(report)
+    if warnings:
+        blocks.append(Heading("Warnings"))
+        blocks += warnings
+    if report.errors:
+        blocks.append(Heading("Not run"))
+        blocks.append(Items([f"{e['step']} on {e['benchmark']}: {e['message']}" for e in report.errors]))
+    return blocks
+
+
+def _suite_result(res: Result) -> list[Block]:
+    if isinstance(res, SuiteSummary):
+        out: list[Block] = [Para(f"Suite: {res.title}" + (f". {res.text}" if res.text and "\n" not in res.text else ""))]
+        if res.text and "\n" in res.text:
+            out.append(Items([ln for ln in res.text.splitlines() if ln.strip()]))
+        nums = key_numbers(res)
+        if nums:
+            out.append(Table(["quantity", "value"], [[k, v] for k, v in nums]))
+        return out
+    nums = key_numbers(res)
+    out = [Para(f"Suite: {res.describe()}")]
+    if nums:
+        out.append(Table(["quantity", "value"], [[k, v] for k, v in nums]))
+    return out
+
+
+def _warnings(report) -> list[Block]:
+    grouped: dict[str, list[str]] = {}
+    for res_bench, step, key, res in report.iter_results():
+        for w in res.warnings:
+            where = f"{step}" + (f" ({key})" if key else "")
+            grouped.setdefault(res_bench or "(suite)", []).append(f"{where}: {w}")
+    out: list[Block] = []
+    for bench, items in grouped.items():
+        out += [Para(f"{bench}:"), Items(items)]
+    return out

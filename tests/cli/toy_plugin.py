@@ -1,0 +1,114 @@
+"""A small plugin for the I/O and CLI tests, independent of the method plugins.
+
+Register it with ``pr.registry.reload(extra_plugins=[toy_plugin])`` and restore
+the registry afterwards with ``pr.registry.reload()``.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import ClassVar
+
+import attrs
+import numpy as np
+
+import perfrigor as pr
+
+
+@attrs.define(repr=False)
+class ToyRatio(pr.Comparator):
+    """Ratio of means baseline/candidate, 'significant' when it leaves [1 - tolerance, 1 + tolerance]."""
+
+    name: ClassVar[str] = "toy-ratio"
+    confidence: float = pr.confidence_param()
+    tolerance: float = pr.float_param(0.05, minimum=0.0)
+    random_state: object = pr.random_state_param()
+
+    def compare(self, baseline, candidate):
+        b, c = pr.as_sample(baseline), pr.as_sample(candidate)
+        mb, mc = float(np.mean(b.values)), float(np.mean(c.values))
+        s = mb / mc if b.lower_is_better else mc / mb
+        low, high = s * (1 - self.tolerance), s * (1 + self.tolerance)
+        significant = bool(low > 1 or high < 1)
+        warnings = ("fewer than 5 measurements <b>&",) if min(b.values.size, c.values.size) < 5 else ()
+        return pr.Comparison(estimate=s, ci_low=low, ci_high=high, confidence=self.confidence, pvalue=0.01,
+                             significant=significant, verdict=f"toy speedup {s:.3f} | ratio", details={},
+                             warnings=warnings)
+
+    def summarize(self, suite, results):
+        if not results:
+            return None
+        ests = [next(iter(r.values())).estimate for r in results.values() if r]
+        return pr.SuiteSummary(title="toy overall", values={"mean speedup": float(np.mean(ests)),
+                                                            "benchmarks": len(ests)},
+                               text=f"mean of {len(ests)} toy speedups")
+
+
+@attrs.define(repr=False)
+class ToyMean(pr.Estimator):
+    """Mean of one system's values."""
+
+    name: ClassVar[str] = "toy-mean"
+    confidence: float = pr.confidence_param()
+
+    def estimate(self, sample):
+        s = pr.as_sample(sample)
+        if s.values.size < 2:
+            raise pr.DataError(f"{s.label}: toy-mean needs 2 values")
+        m = float(s.values.mean())
+        return pr.Estimate(estimate=m, ci_low=m - 1, ci_high=m + 1, confidence=self.confidence)
+
+    def plot(self, sample, result, path):
+        with open(path, "w") as fh:
+            fh.write(f"plot of {result.estimate}")
+
+
+@attrs.define(repr=False)
+class ToySuite(pr.Comparator):
+    """Suite-level toy: share of benchmarks whose mean dropped."""
+
+    name: ClassVar[str] = "toy-suite"
+    scope: ClassVar[str] = "suite"
+
+    def compare(self, baseline, candidate):
+        b = pr.as_sample_mapping(baseline, "baseline")
+        c = pr.as_sample_mapping(candidate, "candidate")
+        share = float(np.mean([c[k].values.mean() < b[k].values.mean() for k in b]))
+        return pr.Comparison(estimate=share, ci_low=None, ci_high=None, confidence=None, pvalue=None,
+                             significant=None, verdict=f"{share:.0%} of benchmarks faster", details={})
+
+
+@attrs.define(repr=False)
+class ToyPlan(pr.Estimator):
+    """Toy experiment plan: repetitions proportional to costs."""
+
+    name: ClassVar[str] = "experiment-plan"
+    costs: tuple = attrs.field(default=(1.0,), converter=tuple)
+    budget: float | None = pr.float_param(None, minimum=0.0, optional=True)
+    confidence: float = pr.confidence_param()
+
+    def estimate(self, sample):
+        s = pr.as_sample(sample)
+        return pr.Estimate(estimate=float(s.values.size), details={"costs": list(self.costs)},
+                           warnings=()) if False else ToyPlanResult(
+            repetitions=[int(c) for c in self.costs], text="plan line 1\nplan line 2")
+
+
+@attrs.frozen(kw_only=True)
+class ToyPlanResult(pr.Result):
+    repetitions: list
+    text: str
+
+
+@pr.hookimpl
+def perfrigor_components():
+    return [ToyRatio, ToyMean, ToySuite, ToyPlan]
+
+
+@pr.hookimpl
+def perfrigor_pipelines():
+    return [{"name": "toy", "description": "toy pipeline for the tests",
+             "steps": [{"component": "toy-mean"}, {"component": "toy-ratio"}, {"component": "toy-suite"}]}]
+
+
+plugin = sys.modules[__name__]
