@@ -55,7 +55,7 @@ class HPT(pr.Comparator):
         engine = Engine(scores, self.benchmark_confidence, self.exact_rule)
         at = engine.evaluate(self.speedup)
         r_speedup, capped = engine.r_speedup(self.confidence, self.max_speedup)
-        gm = scores.gm_speedup()
+        gm = engine.gm_speedup()
         at_gm = engine.evaluate(gm)
         reverse = self._reverse(scores) if r_speedup is None else None
         significant = at.confidence >= self.confidence - levels.EPS

@@ -24,20 +24,38 @@ from scipy import stats as sps
 RULES = ("p-value", "critical-value")
 #: level 1 is exact below this many runs per system, level 2 below this many benchmarks (the paper)
 EXACT_RUNS, EXACT_BENCHMARKS = 12, 25
-#: values equal to this many significant digits are ties (0.76 - 1.03 and 1.27 - 1.00 in Table III)
-DIGITS = 10
+#: values within this relative distance are ties (0.76 - 1.03 and 1.27 - 1.00 in Table III)
+TIE_TOLERANCE = 1e-9
 #: slack when comparing exact probabilities with a level (2/20 <= 0.10 must hold)
 EPS = 1e-12
 
 
-def snap(x: np.ndarray, digits: int = DIGITS) -> np.ndarray:
-    """Round to ``digits`` significant digits, so floating-point noise does not break ties."""
-    x = np.asarray(x, dtype=float)
-    with np.errstate(divide="ignore"):
-        exponent = np.floor(np.log10(np.abs(x)))
-    exponent = np.where(np.isfinite(exponent), exponent, 0.0)
-    scale = 10.0 ** (digits - 1 - exponent)
-    return np.round(x * scale) / scale
+def tie_blocks(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Sort each row of ``x`` (values >= 0); give the order, and for every sorted position the
+    first and last position of its block of ties (neighbours within TIE_TOLERANCE, relative).
+
+    Hand-written: scipy's rankdata only knows exact equality, and floating-point noise
+    (1.03 - 0.76 != 1.27 - 1.00) would break the paper's ties.
+    """
+    order = np.argsort(x, axis=-1)
+    xs = np.take_along_axis(x, order, axis=-1)
+    n = x.shape[-1]
+    pos = np.broadcast_to(np.arange(n), x.shape)
+    new = np.ones(x.shape, dtype=bool)
+    new[..., 1:] = (xs[..., 1:] - xs[..., :-1]) > TIE_TOLERANCE * np.abs(xs[..., 1:])
+    first = np.maximum.accumulate(np.where(new, pos, 0), axis=-1)
+    ends = np.ones(x.shape, dtype=bool)
+    ends[..., :-1] = new[..., 1:]
+    last = np.flip(np.minimum.accumulate(np.flip(np.where(ends, pos, n - 1), -1), axis=-1), -1)
+    return order, first, last
+
+
+def midranks(x: np.ndarray) -> np.ndarray:
+    """Ranks 1..n along the last axis, ties (within TIE_TOLERANCE) given their average rank."""
+    order, first, last = tie_blocks(x)
+    ranks = np.empty(x.shape)
+    np.put_along_axis(ranks, order, (first + last) / 2 + 1, axis=-1)
+    return ranks
 
 
 # ------------------------------------------------------------------------------ level 1
@@ -45,13 +63,17 @@ def snap(x: np.ndarray, digits: int = DIGITS) -> np.ndarray:
 def candidate_u(candidate: np.ndarray, baseline: np.ndarray, gamma: np.ndarray) -> np.ndarray:
     """Mann-Whitney U of each row's candidate scores divided by ``gamma``, against the baseline.
 
-    ``candidate`` (k, m_c), ``baseline`` (k, m_b), ``gamma`` (k,). Midranks for ties, so the
-    candidate's rank sum is ``U + m_c(m_c+1)/2``.
+    ``candidate`` (k, m_c), ``baseline`` (k, m_b), ``gamma`` (k,): the number of pairs where
+    the candidate is larger, ties counting one half; its midrank sum is ``U + m_c(m_c+1)/2``.
     """
     m_c = candidate.shape[1]
     pooled = np.concatenate([candidate / np.asarray(gamma, dtype=float)[:, None], baseline], axis=1)
-    ranks = sps.rankdata(snap(pooled), axis=1)
-    return ranks[:, :m_c].sum(axis=1) - m_c * (m_c + 1) / 2
+    order, first, last = tie_blocks(pooled)
+    is_base = order >= m_c
+    base_upto = np.cumsum(is_base, axis=1)  # baselines at sorted positions <= p
+    base_before = np.take_along_axis(base_upto - is_base, first, axis=1)  # strictly below the block
+    base_tied = np.take_along_axis(base_upto, last, axis=1) - base_before
+    return np.where(is_base, 0.0, base_before + 0.5 * base_tied).sum(axis=1)
 
 
 def is_exact_level1(m_c: int, m_b: int) -> bool:
@@ -84,14 +106,14 @@ def min_level1_pvalue(m_c: int, m_b: int) -> float:
 
 # ------------------------------------------------------------------------------ level 2
 
-def signed_rank_sums(d: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """R_A, R_B and the ranks of |d| along the last axis, zeros ranked and split half and half."""
-    d = snap(d)
-    ranks = sps.rankdata(np.abs(d), axis=-1)
-    half_zero = 0.5 * np.where(d == 0, ranks, 0.0).sum(axis=-1)
-    r_a = np.where(d > 0, ranks, 0.0).sum(axis=-1) + half_zero
-    r_b = np.where(d < 0, ranks, 0.0).sum(axis=-1) + half_zero
-    return r_a, r_b, ranks
+def signed_rank_sums(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """R_A and R_B along the last axis: ranks of |d|, zeros ranked too and split half and half."""
+    order, first, last = tie_blocks(np.abs(d))
+    rank = (first + last) / 2 + 1
+    ds = np.take_along_axis(d, order, axis=-1)
+    half_zero = 0.5 * np.where(ds == 0, rank, 0.0).sum(axis=-1)
+    return (np.where(ds > 0, rank, 0.0).sum(axis=-1) + half_zero,
+            np.where(ds < 0, rank, 0.0).sum(axis=-1) + half_zero)
 
 
 def level2_pvalue(r_b: np.ndarray, n: int, rule: str) -> np.ndarray:

@@ -38,16 +38,6 @@ class Scores:
         """The same scores with the roles exchanged (does the baseline outperform the candidate?)."""
         return attrs.evolve(self, candidate=self.baseline, baseline=self.candidate)
 
-    def medians(self) -> tuple[np.ndarray, np.ndarray]:
-        """Median score of each benchmark: (candidate, baseline)."""
-        return (np.array([np.median(c) for c in self.candidate]),
-                np.array([np.median(b) for b in self.baseline]))
-
-    def gm_speedup(self) -> float:
-        """The geometric-mean speedup the paper criticises (SPEC practice: median run, GM across benchmarks)."""
-        med_c, med_b = self.medians()
-        return float(np.exp(np.mean(np.log(med_c / med_b))))
-
 
 def _runs(sample: pr.Sample, where: str, notes: list[str]) -> np.ndarray:
     sample.require_positive(where)
@@ -81,16 +71,29 @@ def prepare(baseline: Any, candidate: Any, normalize: str = "baseline-median") -
                            f"{'higher' if lower else 'lower'}-is-better while the first benchmark's baseline "
                            f"is {'lower' if lower else 'higher'}-is-better")
     notes: list[str] = []
-    benchmarks, cand_scores, base_scores = [], [], []
-    for b in base:
-        xb = _runs(base[b], f"benchmark {b!r}, baseline", notes)
-        xc = _runs(cand[b], f"benchmark {b!r}, candidate", notes)
-        ref = {"baseline-median": float(np.median(xb)), "baseline-first": float(xb[0]), "none": 1.0}[normalize]
-        if lower:
-            cand_scores.append(ref / xc)
-            base_scores.append(ref / xb)
-        else:
-            cand_scores.append(xc / ref)
-            base_scores.append(xb / ref)
-        benchmarks.append(b)
+    benchmarks = list(base)
+    runs_b = [_runs(base[b], f"benchmark {b!r}, baseline", notes) for b in benchmarks]
+    runs_c = [_runs(cand[b], f"benchmark {b!r}, candidate", notes) for b in benchmarks]
+    ref = _references(runs_b, normalize)
+    if lower:
+        cand_scores = [r / x for r, x in zip(ref, runs_c, strict=True)]
+        base_scores = [r / x for r, x in zip(ref, runs_b, strict=True)]
+    else:
+        cand_scores = [x / r for r, x in zip(ref, runs_c, strict=True)]
+        base_scores = [x / r for r, x in zip(ref, runs_b, strict=True)]
     return Scores(tuple(benchmarks), tuple(cand_scores), tuple(base_scores), lower, tuple(notes))
+
+
+def _references(runs: list[np.ndarray], normalize: str) -> np.ndarray:
+    """Each benchmark's reference value, from the baseline's runs (medians computed per run count)."""
+    if normalize == "none":
+        return np.ones(len(runs))
+    if normalize == "baseline-first":
+        return np.array([x[0] for x in runs])
+    ref = np.empty(len(runs))
+    by_size: dict[int, list[int]] = {}
+    for i, x in enumerate(runs):
+        by_size.setdefault(x.size, []).append(i)
+    for idx in by_size.values():
+        ref[idx] = np.median(np.stack([runs[i] for i in idx]), axis=1)
+    return ref
