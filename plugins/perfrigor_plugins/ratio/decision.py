@@ -1,0 +1,130 @@
+"""What both ratio comparators share: input checks, the threshold decision, the verdict.
+
+Kalibera & Jones report the ratio of means new/old (θ) with its interval; perfrigor's
+``Comparison.estimate`` is a speedup (>1: candidate faster). For times the speedup is
+old/new = 1/θ, for throughput or scores it is θ. The decision is taken on θ's interval,
+as in the paper (§4.2): with a threshold h, the change is *beyond* it when the interval
+lies below 1 - h or above 1 + h, *within* it when it lies inside [1 - h, 1 + h], and
+otherwise the data cannot tell.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import perfrigor as pr
+
+BEYOND, WITHIN, INCONCLUSIVE, UNDEFINED = "beyond", "within", "inconclusive", "undefined"
+
+
+def _check_threshold(instance: Any, attribute: attrs.Attribute, value: Any) -> None:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0.0 <= value < 1.0:
+        raise ValueError(f"{attribute.name} must be a relative change in [0, 1) (e.g. 0.02 for 2%; "
+                         f"0 for none), got {value!r}")
+
+
+def threshold_param() -> Any:
+    """The smallest relative change that matters (0.02 = 2%); 0: any change."""
+    return attrs.field(default=0.0, converter=_number_to_float, validator=_check_threshold)
+
+
+def _number_to_float(value: Any) -> Any:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else value
+
+
+def prepare(baseline: Any, candidate: Any) -> tuple[pr.Sample, pr.Sample, list[str]]:
+    """Both samples validated for a ratio of means (positive, same unit and direction)."""
+    old = pr.as_sample(baseline, what="baseline")
+    new = pr.as_sample(candidate, what="candidate")
+    old.require_positive(f"baseline {old.label}")
+    new.require_positive(f"candidate {new.label}")
+    if old.lower_is_better != new.lower_is_better:
+        raise pr.DataError(f"baseline {old.label} and candidate {new.label} disagree on the direction of the "
+                           "metric (lower_is_better)")
+    if old.unit != new.unit:
+        raise pr.DataError(f"baseline {old.label} is in {old.unit!r} and candidate {new.label} in {new.unit!r}: "
+                           "a ratio of means needs one unit")
+    warnings = []
+    if old.levels != new.levels:
+        warnings.append(f"the two samples have different levels ({', '.join(old.levels)} vs "
+                        f"{', '.join(new.levels)}); Kalibera & Jones assume the same experiment design for both")
+    return old, new, warnings
+
+
+def decide(low: float, high: float, threshold: float) -> str:
+    """Where the interval (low, high) of θ = new/old lies with respect to [1 - h, 1 + h]."""
+    if high < 1.0 - threshold or low > 1.0 + threshold:
+        return BEYOND
+    if threshold > 0 and 1.0 - threshold <= low and high <= 1.0 + threshold:
+        return WITHIN
+    return INCONCLUSIVE
+
+
+def speedup_interval(ratio: float, low: float | None, high: float | None, lower_is_better: bool
+                     ) -> tuple[float, float | None, float | None, list[str]]:
+    """The speedup and its interval from θ = new/old and its interval (old/new for times)."""
+    if not lower_is_better:
+        return ratio, low, high, []
+    if low is None or high is None:
+        return 1.0 / ratio, None, None, []
+    if low > 0:
+        return 1.0 / ratio, 1.0 / high, 1.0 / low, []
+    return 1.0 / ratio, 1.0 / high, None, [
+        "the interval of the ratio new/old reaches 0 (the candidate's mean is not significantly above 0), "
+        "so the speedup has no upper limit"]
+
+
+def _percent(x: float) -> str:
+    return f"{100 * x:.3g}%"
+
+
+def verdict(decision: str, ratio: float, low: float | None, high: float | None, confidence: float,
+            threshold: float, lower_is_better: bool, speedup: float) -> str:
+    """One sentence, as Kalibera & Jones report a change: "5.5% ± 2.5% faster, with 95% confidence"."""
+    what = "time" if lower_is_better else "value"
+    if decision == UNDEFINED or low is None or high is None:
+        return (f"cannot bound the change: ratio of mean {what}s new/old {ratio:.4g}, but its {confidence:.0%} "
+                "interval is unbounded (the baseline mean is too uncertain)")
+    mid, half = (low + high) / 2 - 1.0, (high - low) / 2
+    faster = (high < 1.0) if lower_is_better else (low > 1.0)
+    band = f"±{_percent(threshold)}"
+    if decision == BEYOND:
+        head = "candidate faster" if faster else "candidate slower"
+        if threshold > 0:
+            head += f", beyond the {band} threshold"
+    elif decision == WITHIN:
+        head = f"no change beyond the {band} threshold"
+    elif threshold > 0:
+        head = f"cannot tell whether the change exceeds the {band} threshold"
+    else:
+        head = "no significant change"
+    # the paper's form: the interval's centre ± its half-width, then the point estimate
+    side = "higher" if mid >= 0 else "lower"
+    return (f"{head}: mean {what} {_percent(abs(mid))} ± {_percent(half)} {side} with {confidence:.0%} confidence "
+            f"(estimate {100 * (ratio - 1):+.3g}%; ratio new/old {ratio:.4g}, CI {low:.4g} to {high:.4g}; "
+            f"speedup {speedup:.4g}x)")
+
+
+def comparison(*, method: str, ratio: float, low: float | None, high: float | None, confidence: float,
+               threshold: float, lower_is_better: bool, pvalue: float | None, details: dict[str, Any],
+               warnings: list[str], defined: bool = True) -> pr.Comparison:
+    """The Comparison both comparators return: speedup fields plus ``details["ratio"]`` (new/old)."""
+    decision = decide(low, high, threshold) if defined and low is not None and high is not None else UNDEFINED
+    speedup, s_low, s_high, more = speedup_interval(ratio, low, high, lower_is_better)
+    significant = None if decision == UNDEFINED else decision == BEYOND
+    info = {
+        "method": method,
+        "ratio": {"estimate": ratio, "ci_low": low, "ci_high": high},
+        "change_percent": {"estimate": 100 * (ratio - 1),
+                           "ci_low": None if low is None else 100 * (low - 1),
+                           "ci_high": None if high is None else 100 * (high - 1)},
+        "threshold": threshold,
+        "decision": decision,
+        **details,
+    }
+    return pr.Comparison(
+        estimate=speedup, ci_low=s_low, ci_high=s_high, confidence=confidence, pvalue=pvalue,
+        significant=significant,
+        verdict=verdict(decision, ratio, low, high, confidence, threshold, lower_is_better, speedup),
+        details=info, warnings=(*warnings, *more))
