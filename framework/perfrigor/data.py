@@ -8,7 +8,7 @@ benchmarks to systems to samples.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -28,36 +28,78 @@ def _default_levels(ndim: int) -> tuple[str, ...]:
     return DEFAULT_LEVELS.get(ndim, tuple(f"level{i + 1}" for i in range(ndim)))
 
 
-def _balanced_shape(nested: Any, where: str) -> tuple[int, ...]:
-    """Shape of a nested list, or a DataError naming the unit whose count differs."""
+class _Ragged(Exception):
+    """Where a nested list is unbalanced: index path of the unit, depth, its count and the expected count."""
+
+    def __init__(self, path: tuple[int, ...], depth: int, got: int, expected: int, mixed: bool = False) -> None:
+        super().__init__(path, depth, got, expected, mixed)
+        self.path, self.depth, self.got, self.expected, self.mixed = path, depth, got, expected, mixed
+
+
+def _shape_of(nested: Any, path: tuple[int, ...] = ()) -> tuple[int, ...]:
+    """Shape of a nested list; raises _Ragged at the first unit whose count differs from its siblings'."""
     if isinstance(nested, np.ndarray):
+        if nested.dtype == object:
+            return _shape_of(nested.tolist(), path)
         return nested.shape
-    if not isinstance(nested, Sequence) or isinstance(nested, str | bytes):
+    if isinstance(nested, str | bytes) or not isinstance(nested, Sequence):
         return ()
-    shapes = [_balanced_shape(child, f"{where}[{i}]") for i, child in enumerate(nested)]
+    shapes = [_shape_of(child, (*path, i)) for i, child in enumerate(nested)]
     if not shapes:
         return (0,)
     first = shapes[0]
     for i, s in enumerate(shapes):
         if len(s) != len(first):
-            raise DataError(f"unbalanced data: {where}[{i}] has depth {len(s)}, {where}[0] has {len(first)}")
+            raise _Ragged((*path, i), 0, len(s), len(first), mixed=True)
         for depth, (a, b) in enumerate(zip(s, first, strict=True)):
             if a != b:
-                raise DataError(
-                    f"unbalanced hierarchy: unit {where}[{i}] has {a} elements at depth {depth + 1} "
-                    f"where {where}[0] has {b} (hierarchical samples must be balanced; nothing is trimmed)"
-                )
+                raise _Ragged((*path, i), depth, a, b)
     return (len(shapes), *first)
 
 
-def as_array(values: Any, what: str = "sample") -> np.ndarray:
-    """Convert array-likes (lists, nested lists, arrays, Samples) to a float array, validated."""
+def _describe_ragged(r: _Ragged, what: str, levels: Sequence[str] | None) -> str:
+    """One sentence naming the unbalanced unit with level names (``build 2, invocation 3``)."""
+    if r.mixed:
+        return (f"{what}: element {list(r.path)} mixes numbers and lists (every unit of a hierarchical "
+                "sample must have the same depth)")
+    ndim = len(r.path) + r.depth + 1
+    names = tuple(levels) if levels is not None and len(levels) >= ndim else _default_levels(max(ndim, 2))
+    unit = ", ".join(f"{names[d]} {i + 1}" for d, i in enumerate(r.path))
+    sibling = ", ".join(f"{names[d]} {i + 1}" for d, i in enumerate((*r.path[:-1], 0)))
+    inner = names[len(r.path) + r.depth] if len(r.path) + r.depth < len(names) else "value"
+    where = "" if r.depth == 0 else " (in each of its sub-units)"
+    return (f"{what}: unbalanced hierarchy: {unit} has {r.got} {inner}(s){where} where {sibling} has "
+            f"{r.expected} (hierarchical samples must be balanced; nothing is trimmed)")
+
+
+def _balanced_shape(nested: Any, where: str) -> tuple[int, ...]:
+    """Shape of a nested list, or a DataError naming the unit whose count differs."""
+    try:
+        return _shape_of(nested)
+    except _Ragged as r:
+        raise DataError(_describe_ragged(r, where, None)) from None
+
+
+def as_array(values: Any, what: str = "sample", levels: Sequence[str] | None = None) -> np.ndarray:
+    """Convert array-likes (lists, nested lists, arrays, Samples) to a float array, validated.
+
+    Raises DataError naming ``what`` (and the level names, for unbalanced data) when the
+    values are not numbers, empty, ragged or not finite (NaN, inf).
+    """
     if isinstance(values, Sample):
         return values.values
     if isinstance(values, str | bytes):
         raise DataError(f"{what}: expected numbers, got the string {values!r} (use a reader for files)")
-    if not isinstance(values, np.ndarray):
-        _balanced_shape(values, what)
+    if isinstance(values, Mapping):
+        raise DataError(f"{what}: expected a sequence of measurements, got a mapping "
+                        f"(keys {list(values)[:3]}...); a mapping of benchmarks is a suite")
+    if not isinstance(values, np.ndarray) or values.dtype == object:
+        try:
+            _shape_of(values)
+        except _Ragged as r:
+            raise DataError(_describe_ragged(r, what, levels)) from None
+        if isinstance(values, np.ndarray):
+            values = values.tolist()
     try:
         arr = np.asarray(values, dtype=float)
     except (TypeError, ValueError) as exc:
@@ -70,7 +112,8 @@ def as_array(values: Any, what: str = "sample") -> np.ndarray:
     if bad.any():
         idx = tuple(int(i) for i in np.argwhere(bad)[0])
         pos = idx[0] if len(idx) == 1 else idx
-        raise DataError(f"{what}: value {float(arr[idx])!r} at index {pos} is not a finite number")
+        raise DataError(f"{what}: value {float(arr[idx])!r} at index {pos} is not a finite number "
+                        f"({int(bad.sum())} non-finite value(s) in all; nothing is dropped)")
     return arr
 
 
@@ -90,8 +133,8 @@ class Sample:
     ``np.asarray(sample)`` gives the values.
     """
 
-    values: np.ndarray = attrs.field(converter=lambda v: _freeze(as_array(v)))
-    levels: tuple[str, ...] | None = attrs.field(default=None, converter=lambda v: None if v is None else tuple(v))
+    values: np.ndarray = attrs.field()
+    levels: tuple[str, ...] | None = attrs.field(default=None)
     unit: str = "s"
     lower_is_better: bool = True
     name: str | None = None
@@ -100,34 +143,70 @@ class Sample:
     metadata: Mapping[str, Any] = attrs.field(factory=dict)
 
     def __attrs_post_init__(self) -> None:
-        if self.levels is None:
-            object.__setattr__(self, "levels", _default_levels(self.values.ndim))
-        elif len(self.levels) != self.values.ndim:
+        # Validated here rather than in converters so that messages can name the sample and its levels.
+        for attr in ("name", "source"):
+            value = getattr(self, attr)
+            if value is not None and not isinstance(value, str):
+                raise DataError(f"sample {attr} must be a string, got {value!r}")
+        levels = self.levels
+        if levels is not None:
+            if isinstance(levels, str):
+                levels = (levels,)
+            try:
+                levels = tuple(levels)
+            except TypeError:
+                raise DataError(f"{self.label}: levels must be a sequence of names, got {levels!r}") from None
+            if not all(isinstance(n, str) and n for n in levels):
+                raise DataError(f"{self.label}: level names must be non-empty strings, got {levels}")
+        values = _freeze(as_array(self.values, self.label, levels))
+        object.__setattr__(self, "values", values)
+        if levels is None:
+            levels = _default_levels(values.ndim)
+        elif len(levels) != values.ndim:
             raise DataError(
-                f"{self.label}: {len(self.levels)} level names {self.levels} for data with "
-                f"{self.values.ndim} dimension(s) {self.values.shape}"
+                f"{self.label}: {len(levels)} level name(s) {levels} for data with "
+                f"{values.ndim} dimension(s) {values.shape}"
             )
-        if len(set(self.levels)) != len(self.levels):
-            raise DataError(f"{self.label}: level names must be distinct, got {self.levels}")
+        if len(set(levels)) != len(levels):
+            raise DataError(f"{self.label}: level names must be distinct, got {levels}")
+        object.__setattr__(self, "levels", levels)
+        if not isinstance(self.lower_is_better, bool | np.bool_):
+            raise DataError(f"{self.label}: lower_is_better must be True or False, got {self.lower_is_better!r}")
+        object.__setattr__(self, "lower_is_better", bool(self.lower_is_better))
+        if not isinstance(self.unit, str):
+            raise DataError(f"{self.label}: unit must be a string, got {self.unit!r}")
+        if not isinstance(self.metadata, Mapping):
+            raise DataError(f"{self.label}: metadata must be a mapping, got {type(self.metadata).__name__}")
+
+    # Pickling (process pools, dask): restore the fields as they are, values read-only again.
+    def __getstate__(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in attrs.fields(type(self))}
+
+    def __setstate__(self, state: Mapping[str, Any]) -> None:
+        for key, value in state.items():
+            if key == "values":
+                value = np.asarray(value, dtype=float)
+                value.setflags(write=False)
+            object.__setattr__(self, key, value)
 
     @classmethod
     def coerce(cls, obj: Any, what: str = "sample", **kwargs: Any) -> Sample:
         """Return ``obj`` if it is a Sample, else build one from an array-like."""
         if isinstance(obj, Sample):
             return obj
-        try:
-            return cls(as_array(obj, what), **kwargs)
-        except DataError:
-            raise
+        return cls(as_array(obj, what, kwargs.get("levels")), **kwargs)
 
     @property
     def label(self) -> str:
         return self.name or self.source or "sample"
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        return self.values if dtype is None else self.values.astype(dtype)
+        if dtype is None or np.dtype(dtype) == self.values.dtype:
+            return self.values.copy() if copy else self.values
+        return self.values.astype(dtype)
 
     def __len__(self) -> int:
+        """The number of measurements (all levels together)."""
         return self.values.size
 
     def __repr__(self) -> str:
@@ -192,21 +271,52 @@ class Sample:
         }
 
 
+def _check_weight(instance: Any, attribute: attrs.Attribute, value: Any) -> None:
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int | float | np.number) or not (0 < value < float("inf")):
+        raise DataError(f"benchmark weight must be a finite number > 0, got {value!r}")
+
+
+def _check_level(instance: Any, attribute: attrs.Attribute, value: Any) -> None:
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int | float | np.number) or not (0 < value < 1):
+        raise DataError(f"benchmark confidence must lie strictly between 0 and 1 (e.g. 0.95), got {value!r}")
+
+
 @attrs.frozen(eq=False)
 class BenchmarkInfo:
-    """Per-benchmark settings read with a suite (weights, confidence levels)."""
+    """Per-benchmark settings read with a suite (weights, confidence levels), validated."""
 
-    weight: float | None = None
-    confidence: float | None = None
+    weight: float | None = attrs.field(default=None, validator=_check_weight)
+    confidence: float | None = attrs.field(default=None, validator=_check_level)
     extra: Mapping[str, Any] = attrs.field(factory=dict)
+
+    @classmethod
+    def coerce(cls, obj: Any, benchmark: str) -> BenchmarkInfo:
+        """A BenchmarkInfo from itself or a mapping ``{"weight": ..., "confidence": ..., other: ...}``."""
+        if isinstance(obj, BenchmarkInfo):
+            return obj
+        if not isinstance(obj, Mapping):
+            raise DataError(f"benchmark {benchmark!r}: info must be a mapping or BenchmarkInfo, got {obj!r}")
+        known = {k: obj[k] for k in ("weight", "confidence") if k in obj}
+        extra = {k: v for k, v in obj.items() if k not in known}
+        try:
+            return cls(**known, extra=extra)
+        except DataError as exc:
+            raise DataError(f"benchmark {benchmark!r}: {exc}") from None
 
 
 @attrs.frozen(eq=False)
 class Suite:
     """Many benchmarks x several systems: ``{benchmark: {system: Sample}}``.
 
-    ``systems`` gives the order of systems (the first is the baseline by default).
-    ``info`` carries per-benchmark settings such as weights.
+    ``systems`` gives the order of systems (the first is the baseline by default);
+    systems found in the data but not listed are appended in order of appearance.
+    Every benchmark must have every system, and the systems of one benchmark must
+    agree on the unit and the direction (``lower_is_better``). ``info`` carries
+    per-benchmark settings (weights, confidence levels) as BenchmarkInfo or mappings.
     """
 
     data: Mapping[str, Mapping[str, Sample]]
@@ -215,29 +325,62 @@ class Suite:
     source: str | None = None
 
     def __attrs_post_init__(self) -> None:
+        where = self.source or "suite"
+        if not isinstance(self.data, Mapping):
+            raise DataError(f"{where}: a suite is a mapping {{benchmark: {{system: sample}}}}, "
+                            f"got {type(self.data).__name__}")
         if not self.data:
-            raise DataError(f"{self.source or 'suite'}: no benchmarks")
-        data = {}
+            raise DataError(f"{where}: no benchmarks")
+        data: dict[str, dict[str, Sample]] = {}
         for bench, systems in self.data.items():
+            key = str(bench)
+            if key in data:
+                raise DataError(f"{where}: benchmark {key!r} appears twice")
+            if not isinstance(systems, Mapping):
+                raise DataError(f"{where}: benchmark {key!r}: expected a mapping {{system: sample}}, "
+                                f"got {type(systems).__name__}")
             if not systems:
-                raise DataError(f"benchmark {bench!r}: no systems")
-            data[str(bench)] = {
-                str(sys): Sample.coerce(s, what=f"benchmark {bench!r}, system {sys!r}", name=f"{bench}/{sys}")
+                raise DataError(f"{where}: benchmark {key!r}: no systems")
+            data[key] = {
+                str(sys): Sample.coerce(s, what=f"benchmark {key!r}, system {sys!r}", name=f"{key}/{sys}")
                 for sys, s in systems.items()
             }
+            samples = list(data[key].items())
+            for sys, s in samples[1:]:
+                first, ref = samples[0]
+                if s.lower_is_better != ref.lower_is_better:
+                    raise DataError(f"{where}: benchmark {key!r}: systems {first!r} and {sys!r} disagree on "
+                                    f"the direction (lower_is_better {ref.lower_is_better} vs {s.lower_is_better})")
+                if s.unit != ref.unit:
+                    raise DataError(f"{where}: benchmark {key!r}: systems {first!r} and {sys!r} are in different "
+                                    f"units ({ref.unit!r} vs {s.unit!r}); convert them first")
         object.__setattr__(self, "data", data)
+        seen: dict[str, None] = {}
+        for systems in data.values():
+            for s in systems:
+                seen.setdefault(s, None)
         order = self.systems
         if order is None:
-            seen: dict[str, None] = {}
-            for systems in data.values():
-                for s in systems:
-                    seen.setdefault(s, None)
             order = tuple(seen)
-        object.__setattr__(self, "systems", tuple(order))
+        else:
+            if isinstance(order, str):
+                order = (order,)
+            order = tuple(str(s) for s in order)
+            if len(set(order)) != len(order):
+                raise DataError(f"{where}: systems listed twice in {list(order)}")
+            order = order + tuple(s for s in seen if s not in order)
+        object.__setattr__(self, "systems", order)
         for bench, systems in data.items():
             missing = [s for s in self.systems if s not in systems]
             if missing:
-                raise DataError(f"benchmark {bench!r} has no measurements for system(s) {missing}")
+                raise DataError(f"{where}: benchmark {bench!r} has no measurements for system(s) {missing} "
+                                f"(systems: {list(self.systems)})")
+        if not isinstance(self.info, Mapping):
+            raise DataError(f"{where}: info must be a mapping {{benchmark: BenchmarkInfo}}")
+        unknown = [b for b in self.info if str(b) not in data]
+        if unknown:
+            raise DataError(f"{where}: info given for unknown benchmark(s) {unknown}")
+        object.__setattr__(self, "info", {str(b): BenchmarkInfo.coerce(i, str(b)) for b, i in self.info.items()})
 
     @classmethod
     def from_pairs(cls, baseline: Mapping[str, Any], candidate: Mapping[str, Any],
@@ -245,8 +388,10 @@ class Suite:
         """Build a two-system suite from two ``{benchmark: sample}`` mappings with the same benchmarks."""
         if not isinstance(baseline, Mapping) or not isinstance(candidate, Mapping):
             raise DataError("a suite comparison needs two mappings {benchmark: sample}")
-        only_b = sorted(set(baseline) - set(candidate))
-        only_c = sorted(set(candidate) - set(baseline))
+        if len(names) != 2 or names[0] == names[1]:
+            raise DataError(f"the two systems need two different names, got {names!r}")
+        only_b = sorted(map(str, set(baseline) - set(candidate)))
+        only_c = sorted(map(str, set(candidate) - set(baseline)))
         if only_b or only_c:
             raise DataError(f"the two systems do not have the same benchmarks: only in {names[0]}: {only_b}, "
                             f"only in {names[1]}: {only_c}")
@@ -269,8 +414,21 @@ class Suite:
     def __len__(self) -> int:
         return len(self.data)
 
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.data)
+
+    def __contains__(self, benchmark: object) -> bool:
+        return benchmark in self.data
+
     def __getitem__(self, benchmark: str) -> Mapping[str, Sample]:
-        return self.data[benchmark]
+        try:
+            return self.data[benchmark]
+        except KeyError:
+            raise KeyError(f"no benchmark {benchmark!r} in {self.source or 'the suite'}") from None
+
+    def __repr__(self) -> str:
+        return (f"Suite({len(self.data)} benchmark(s), systems={list(self.systems)}"
+                + (f", source={self.source!r}" if self.source else "") + ")")
 
     def system(self, name: str) -> dict[str, Sample]:
         """``{benchmark: Sample}`` of one system."""
@@ -281,6 +439,21 @@ class Suite:
     def weight(self, benchmark: str) -> float | None:
         info = self.info.get(benchmark)
         return None if info is None else info.weight
+
+    def weights(self) -> dict[str, float] | None:
+        """``{benchmark: weight}`` when every benchmark has one, None when none has; DataError if only some do."""
+        given = {b: self.weight(b) for b in self.data}
+        if all(w is None for w in given.values()):
+            return None
+        missing = [b for b, w in given.items() if w is None]
+        if missing:
+            raise DataError(f"{self.source or 'suite'}: weights are given for some benchmarks but not for {missing}")
+        return given  # type: ignore[return-value]
+
+    def confidence(self, benchmark: str) -> float | None:
+        """The benchmark's own confidence level, if the suite gives one."""
+        info = self.info.get(benchmark)
+        return None if info is None else info.confidence
 
     def summary(self) -> dict[str, Any]:
         return {b: {s: sample.summary() for s, sample in systems.items()} for b, systems in self.data.items()}

@@ -356,7 +356,8 @@ class _Battery:
             est = getattr(res, "estimate", None)
             faster = lower  # dividing times by 1.3 is faster; dividing throughputs is slower
             assert isinstance(est, int | float) and math.isfinite(est), (
-                f"candidate = baseline / {SPEEDUP} on {word}: estimate is {est!r}, expected a number")
+                f"candidate = baseline / {SPEEDUP} on {word}: estimate is {est!r}, expected a number "
+                f"({'>' if faster else '<'} {threshold:g}: the candidate is {'faster' if faster else 'slower'})")
             ok = est > threshold if faster else est < threshold
             assert ok, (f"candidate = baseline / {SPEEDUP} on {word} (candidate "
                         f"{'faster' if faster else 'slower'}): estimate {est:.4g} should be "
@@ -390,7 +391,8 @@ class _Battery:
             return {k: np.full_like(a, v) for k, a in d.items()} if isinstance(d, Mapping) else np.full_like(d, v)
 
         def tiny(d: Any) -> Any:
-            shape = (2,) if self.cls.min_levels <= 1 else (2,) * max(2, self.cls.min_levels)
+            ndim = (next(iter(d.values())) if isinstance(d, Mapping) else d).ndim
+            shape = (2,) * ndim  # as few values as possible, the same levels as the generated data
             if isinstance(d, Mapping):
                 return {k: a.ravel()[: math.prod(shape)].reshape(shape) for k, a in d.items()}
             return d.ravel()[: math.prod(shape)].reshape(shape)
