@@ -155,14 +155,15 @@ class ExperimentPlanner(pr.Estimator):
         for rec in pruned.dropped:
             pos = kept.index(rec["level"]) + 1
             name = rec["name"]
+            child = names[kept[pos - 2] - 1]  # the kept level just below
             if pos == len(kept):
                 overhead += cur_costs.pop()
-                how = (f"one {name} only; its {names[rec['level'] - 2]}s become the top-level units, "
-                       f"and its cost is paid once")
+                how = (f"one {name} only; its {child}s become the top-level units and its cost is paid "
+                       f"once; a comparison then ignores {name}-to-{name} variation, so use a threshold (§6.1)")
             else:
+                parent = names[kept[pos] - 1]
                 merged = cur_costs[pos - 2] + cur_costs[pos - 1]
-                how = (f"1 {name} per {names[rec['level']]}, its {names[rec['level'] - 2]}s pooled; "
-                       f"starting a new {names[kept[pos] - 1]} now costs "
+                how = (f"1 {name} per {parent}, its {child}s pooled; starting a new {parent} now costs "
                        f"{_fmt(cur_costs[pos - 2])} + {_fmt(cur_costs[pos - 1])} = {_fmt(merged)}")
                 cur_costs[pos - 2: pos] = [merged]
             del kept[pos - 1]
@@ -254,9 +255,8 @@ class ExperimentPlanner(pr.Estimator):
             lines.append(f"Advice: counts below {SMALL_COUNT} at {', '.join(small)}; the paper suggests you may "
                          "remove such a level to simplify, and extra lowest-level measurements are cheap "
                          "(no new warm-up) and help spot unusual behaviour.")
-        if stats.T2[0] <= 0:
-            lines.append(f"No variation between {names[0]}s: one per {names[kept[1] - 1] if len(kept) > 1 else 'unit'} "
-                         "is enough.")
+        if stats.T2[0] <= 0 and len(kept) > 1:
+            lines.append(f"No variation between {names[0]}s: one per {names[kept[1] - 1]} is enough.")
         lines.append("Run the final experiment with these counts for both systems, then use mean-ci "
                      "(one system) and fieller or bootstrap-ratio (the change).")
         details = {
