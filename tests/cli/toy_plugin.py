@@ -11,7 +11,6 @@ from typing import ClassVar
 
 import attrs
 import numpy as np
-
 import perfrigor as pr
 
 
@@ -48,7 +47,7 @@ class ToyRatio(pr.Comparator):
 class ToyMean(pr.Estimator):
     """Mean of one system's values."""
 
-    name: ClassVar[str] = "toy-mean"
+    name: ClassVar[str] = "mean-ci"
     confidence: float = pr.confidence_param()
 
     def estimate(self, sample):
@@ -89,9 +88,9 @@ class ToyPlan(pr.Estimator):
 
     def estimate(self, sample):
         s = pr.as_sample(sample)
-        return pr.Estimate(estimate=float(s.values.size), details={"costs": list(self.costs)},
-                           warnings=()) if False else ToyPlanResult(
-            repetitions=[int(c) for c in self.costs], text="plan line 1\nplan line 2")
+        if s.n_levels < 2:
+            raise pr.DataError(f"{s.label}: an experiment plan needs hierarchical data")
+        return ToyPlanResult(repetitions=[int(c) for c in self.costs], text="plan line 1\nplan line 2")
 
 
 @attrs.frozen(kw_only=True)
@@ -108,7 +107,7 @@ def perfrigor_components():
 @pr.hookimpl
 def perfrigor_pipelines():
     return [{"name": "toy", "description": "toy pipeline for the tests",
-             "steps": [{"component": "toy-mean"}, {"component": "toy-ratio"}, {"component": "toy-suite"}]}]
+             "steps": [{"component": "mean-ci"}, {"component": "toy-ratio"}, {"component": "toy-suite"}]}]
 
 
 plugin = sys.modules[__name__]

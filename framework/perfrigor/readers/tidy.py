@@ -130,7 +130,7 @@ def _nest(root: _Unit, depth: int, level_names: Sequence[str], label: str, where
             if n != ref:
                 first = frontier[0][0] or "the sample"
                 raise DataError(f"{at(where, unit.line)}: {label}: unbalanced: {name or 'the sample'} has {n} "
-                                f"{level_names[d]} unit(s) where {first} has {ref} (hierarchical samples "
+                                f"{level_names[d]}(s) where {first} has {ref} (hierarchical samples "
                                 "must be balanced; nothing is trimmed)")
         frontier = [(f"{name + ', ' if name else ''}{level_names[d]} {key}", child)
                     for name, unit in frontier for key, child in unit.children.items()]
@@ -188,7 +188,7 @@ def build_table(rows: Iterable[tuple[int, Mapping[str, Any]]], columns: Sequence
             nested = _nest(root, depth, m.levels, label, path)
             level_names = list(m.levels)
             arr = np.asarray(nested, dtype=float)
-            if arr.ndim > depth:  # several rows per deepest unit: an implicit innermost level
+            if arr.ndim > depth > 0:  # several rows per deepest unit: an implicit innermost level
                 level_names.append("iteration" if "iteration" not in level_names else "repetition")
             if arr.ndim == 0:
                 arr = arr.reshape(1)

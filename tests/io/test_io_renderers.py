@@ -1,0 +1,116 @@
+"""Renderers: every format on a report with per-benchmark results, suite results, warnings and errors."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+from pathlib import Path
+
+import perfrigor as pr
+import pytest
+
+FIX = Path(__file__).parent / "fixtures"
+TOY_PATH = Path(__file__).resolve().parents[1] / "cli" / "toy_plugin.py"
+
+
+def load_toy():
+    spec = importlib.util.spec_from_file_location("perfrigor_toy_plugin", TOY_PATH)
+    module = importlib.util.module_from_spec(spec)
+    import sys
+
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def toy():
+    module = load_toy()
+    pr.registry.reload(allow=["core"], extra_plugins=[module])
+    yield module
+    pr.registry.reload()
+
+
+@pytest.fixture(scope="module")
+def suite_report(toy):
+    suite = pr.read(FIX / "tidy.csv")
+    data = {b: dict(systems) for b, systems in suite.data.items()}
+    # a third benchmark where mean-ci cannot run (one value): an error, "not run"
+    data["tiny <i>"] = {"old": pr.Sample([1.0, 1.1, 1.2], name="old"), "new": pr.Sample([1.0], name="new")}
+    return pr.pipeline("toy").run(pr.Suite(data, systems=("old", "new")))
+
+
+@pytest.fixture(scope="module")
+def single_report(toy):
+    return pr.pipeline("toy").run([1.0, 1.1, 1.2, 1.05], [0.8, 0.9, 0.85, 0.82])
+
+
+def test_report_has_what_the_renderers_show(suite_report):
+    assert suite_report.errors and suite_report.errors[0]["benchmark"] == "tiny <i>"
+    assert any("<b>&" in w["message"] for w in suite_report.warnings)
+    assert "toy-ratio" in suite_report.suite_results and "toy-suite" in suite_report.suite_results
+
+
+def test_text(suite_report, single_report):
+    text = suite_report.render("text")
+    for needle in ("pipeline toy", "baseline old, candidate new", "Inputs", "fib", "sort", "2x3",
+                   "invocation, iteration", "toy-ratio", "95% [1.197, 1.323]", "Suite: toy overall",
+                   "mean speedup", "Warnings", "tiny <i>:", "Not run", "mean-ci on tiny <i>"):
+        assert needle in text, needle
+    one = single_report.render("text")
+    assert "baseline -> candidate: toy speedup" in one and "significant yes" in one
+    assert "baseline: 1.087 (95% CI" in one or "baseline: 1.0875" in one
+
+
+def test_markdown_tables(suite_report):
+    md = suite_report.render("markdown")
+    assert md.startswith("# perfrigor report: pipeline toy")
+    table_lines = [ln for ln in md.splitlines() if ln.startswith("|")]
+    assert any(ln.startswith("| benchmark | estimate | CI |") for ln in table_lines)
+    # every table row has as many cells as its header (a '|' inside a cell is escaped)
+    blocks = re.split(r"\n(?!\|)", md)
+    for block in blocks:
+        rows = [ln for ln in block.splitlines() if ln.startswith("|")]
+        if rows:
+            widths = {len(re.split(r"(?<!\\)\|", r)) for r in rows}
+            assert len(widths) == 1, rows
+    assert "toy speedup 1.260 \\| ratio" in md
+
+
+def test_json_is_strict_and_complete(suite_report):
+    text = suite_report.render("json")
+
+    def no_constants(name):
+        raise AssertionError(f"non-strict JSON constant {name}")
+
+    doc = json.loads(text, parse_constant=no_constants)
+    assert doc == json.loads(json.dumps(suite_report.to_dict()))
+    assert doc["benchmarks"]["fib"]["toy-ratio"]["old -> new"]["significant"] is True
+    assert doc["suite"]["toy-ratio"]["values"]["benchmarks"] == 3
+    assert doc["errors"][0]["step"] == "mean-ci"
+
+
+def test_html_is_one_escaped_page(suite_report):
+    html = suite_report.render("html")
+    assert html.startswith("<!DOCTYPE html>") and html.rstrip().endswith("</html>")
+    assert "<style>" in html and "<script" not in html and "http" not in html.split("<body>")[0].split("</style>")[1]
+    assert "&lt;b&gt;&amp;" in html and "<b>&" not in html
+    assert "tiny &lt;i&gt;" in html and "<i>" not in html
+    assert html.count("<table>") >= 4
+
+
+def test_every_builtin_renderer_is_registered(toy):
+    assert {"text", "markdown", "json", "html"} <= set(pr.get_registry().renderers)
+
+
+def test_unknown_format_is_a_config_error(single_report):
+    with pytest.raises(pr.ConfigError, match="unknown output format 'htm'.*did you mean 'html'"):
+        single_report.render("htm")
+
+
+def test_generic_result_types_use_to_dict(toy):
+    from perfrigor.renderers._blocks import key_numbers
+
+    res = toy.ToyPlanResult(repetitions=[3, 4], text="two lines\nhere")
+    assert ("repetitions", "[3, 4]") in key_numbers(res)
