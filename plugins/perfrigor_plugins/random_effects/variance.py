@@ -57,10 +57,12 @@ class VarianceComponentsEstimator(pr.Estimator):
         for i in stats.nonpositive_levels():
             name, below = data.names[i - 1], data.names[i - 2]
             drop.append(name)
+            how = (f"one {name} only, its {below}s becoming the top-level units" if i == stats.n_levels
+                   else f"one {name} per {data.names[i]}, its {below}s pooled")
             warnings.append(
                 f"{data.label}: T² of level {i} ({name!r}) is {stats.T2[i - 1]:.4g} <= 0: it adds little "
-                f"variation beyond the {below!r} level; drop it (one {name} per parent, its {below}s pooled) "
-                "and re-estimate, as Kalibera & Jones §6.1 advise")
+                f"variation beyond the {below!r} level; drop it ({how}) and re-estimate, as Kalibera & "
+                "Jones §6.1 advise")
         positive = [max(t, 0.0) for t in stats.T2]
         total = sum(positive)
         if total > 0:
