@@ -189,3 +189,20 @@ def test_bad_input_is_reported():
         rs.gather(OLD, (TABLE_VI_BINARIES, TABLE_VI_EXECUTIONS[:, :2], TABLE_VI_MEASUREMENTS))
     with pytest.raises(pr.DataError, match=r"\[0, 2\)"):
         rs.gather(OLD, (TABLE_VI_BINARIES, TABLE_VI_EXECUTIONS + 1, TABLE_VI_MEASUREMENTS))
+
+
+@pytest.mark.parametrize("levels", ["all", "RN", "flat"])
+def test_batches_are_bootstrapped_each_on_its_own(levels):
+    data = np.random.default_rng(4).normal(size=(7, 3, 4)) + np.arange(7)[:, None, None]
+    got = rs.bootstrap_means(data, 30, random_state=2, levels=levels, batch_axes=1, chunk_size=30)
+    assert got.shape == (30, 7)
+    if levels == "flat":  # pooling within each data set = resampling its values reshaped to one level
+        flags, shape = [False, True], (7, 12)
+    else:
+        flags, shape = [False, *rs.resampling_scheme(levels, 2)], data.shape
+    reps = rs.gather(data.reshape(shape), rs.resample_indices(shape, 30, random_state=2, levels=flags))
+    np.testing.assert_allclose(got, reps.reshape(30, 7, -1).mean(axis=2))
+    # every data set stays itself: its replicate means come from its own values
+    assert np.all(np.abs(got - data.mean(axis=(1, 2))) < 3)
+    with pytest.raises(pr.DataError, match="batch shape"):
+        rs.bootstrap_means_joint([data, data[:3]], 10, batch_axes=1)

@@ -153,10 +153,8 @@ def gather(values: Any, indices: Sequence[np.ndarray]) -> np.ndarray:
     return arr.reshape(-1).take(flat_indices(arr.shape, indices))
 
 
-def _collapse_kept_levels(arr: np.ndarray, scheme: Scheme) -> tuple[np.ndarray, Scheme]:
+def _collapse_kept_levels(arr: np.ndarray, scheme: tuple[bool, ...]) -> tuple[np.ndarray, tuple[bool, ...]]:
     """Average away trailing levels that are kept intact: only their means matter for a mean."""
-    if scheme is None:
-        return arr, None
     k = len(scheme)
     while k > 1 and not scheme[k - 1]:
         k -= 1
@@ -166,30 +164,39 @@ def _collapse_kept_levels(arr: np.ndarray, scheme: Scheme) -> tuple[np.ndarray, 
 
 
 class _MeanResampler:
-    """Draws replicate grand means of one sample, chunk by chunk (the fast path)."""
+    """Draws replicate grand means of one sample (or of a batch of samples), chunk by chunk.
 
-    def __init__(self, values: Any, levels: str | Sequence[bool] | None, what: str) -> None:
+    The fast path: trailing levels kept intact are averaged once; flat pooling is the
+    resampling of the values reshaped to one level (the same draws :func:`resample_indices`
+    makes); the lowest level's draws are added to their parents' offsets and gathered.
+    """
+
+    def __init__(self, values: Any, levels: str | Sequence[bool] | None, what: str, batch_axes: int = 0) -> None:
         arr = as_array(values, what)
-        scheme = resampling_scheme(levels, arr.ndim)
-        self.arr, self.scheme = _collapse_kept_levels(arr, scheme)
-        self.flat_values = self.arr.reshape(-1)
-        self.shape = self.arr.shape
-        self.size = self.arr.size
-        self.constant = self.scheme is not None and not any(self.scheme)  # nothing resampled
+        if not 0 <= batch_axes < arr.ndim:
+            raise ConfigError(f"batch_axes must lie in [0, {arr.ndim - 1}] for {what} of shape {arr.shape}")
+        self.batch_shape = arr.shape[:batch_axes]
+        scheme = resampling_scheme(levels, arr.ndim - batch_axes)
+        if scheme is None:  # flat pooling: one level holding every value
+            arr, scheme = arr.reshape(*self.batch_shape, -1), (True,)
+        arr, scheme = _collapse_kept_levels(arr, (False,) * batch_axes + scheme)
+        self.arr, self.scheme = arr, scheme
+        self.flat_values = arr.reshape(-1)
+        self.constant = not any(scheme)  # nothing resampled: every replicate is the mean
 
     def means(self, rng: np.random.Generator, count: int) -> np.ndarray:
+        """``count`` replicate means, shape ``(count, *batch_shape)``."""
+        n_batch = int(np.prod(self.batch_shape))
         if self.constant:
-            return np.full(count, self.arr.mean())
-        draws = _draw_levels(rng, self.shape, self.scheme, count)
-        if self.scheme is None:  # flat pooling: the draws are flat indices already
-            flat = draws[0].astype(np.intp)  # np.take is slow with narrow index types
-        else:
-            # offset of each lowest-level parent (few), plus the lowest draws (many) in one pass
-            parents = _offsets(self.shape[:-1], draws[:-1]) * self.shape[-1] if len(self.shape) > 1 \
-                else np.zeros((count,), dtype=np.intp)
-            flat = np.add(parents[..., None], draws[-1], dtype=np.intp)
-        gathered = self.flat_values.take(flat.reshape(-1))
-        return gathered.reshape(count, -1).sum(axis=1) / self.size
+            item_means = self.arr.reshape(n_batch, -1).mean(axis=1)
+            return np.broadcast_to(item_means, (count, n_batch)).reshape(count, *self.batch_shape)
+        shape = self.arr.shape
+        draws = _draw_levels(rng, shape, self.scheme, count)
+        # offset of each lowest-level parent (few), plus the lowest draws (many) in one pass
+        parents = _offsets(shape[:-1], draws[:-1]) * shape[-1] if len(shape) > 1 else np.zeros(count, np.intp)
+        flat = np.add(parents[..., None], draws[-1], dtype=np.intp)
+        gathered = self.flat_values.take(flat.reshape(-1)).reshape(count, n_batch, -1)
+        return (gathered.sum(axis=2) / gathered.shape[2]).reshape(count, *self.batch_shape)
 
 
 def _check_bootstrap_args(n_bootstrap: Any, chunk_size: Any) -> None:
@@ -208,22 +215,28 @@ def default_chunk_size(*shapes: Sequence[int]) -> int:
 
 def bootstrap_means_joint(samples: Sequence[Any], n_bootstrap: int = 10_000, random_state: Any = None,
                           levels: str | Sequence[bool] | None = None, chunk_size: int | None = None,
-                          description: str = "bootstrap") -> np.ndarray:
+                          batch_axes: int = 0, description: str = "bootstrap") -> np.ndarray:
     """Replicate grand means of several independent samples, resampled together.
 
-    Returns shape ``(len(samples), n_bootstrap)``. Within each chunk the samples are drawn
-    in turn, so the replicates of sample i are independent of those of sample j (as the
-    paper's ratio bootstrap, Fig. 2, needs). ``levels`` applies to every sample.
+    Returns shape ``(len(samples), n_bootstrap, *batch_shape)``. Within each chunk the
+    samples are drawn in turn, so the replicates of sample i are independent of those of
+    sample j (as the paper's ratio bootstrap, Fig. 2, needs). ``levels`` applies to every sample.
+    ``batch_axes``: how many leading axes index independent data sets (e.g. simulated
+    experiments), each bootstrapped on its own, with one mean per data set.
     """
     _check_bootstrap_args(n_bootstrap, chunk_size)
     rng = check_random_state(random_state)
-    resamplers = [_MeanResampler(s, levels, f"sample {i}") for i, s in enumerate(samples)]
+    resamplers = [_MeanResampler(s, levels, f"sample {i}", batch_axes) for i, s in enumerate(samples)]
+    batch_shape = resamplers[0].batch_shape
+    if any(r.batch_shape != batch_shape for r in resamplers):
+        raise DataError(f"batched samples must share their batch shape, got {[r.batch_shape for r in resamplers]}")
     if chunk_size is None:
-        chunk_size = default_chunk_size(*(r.shape for r in resamplers))
-    out = np.empty((len(resamplers), int(n_bootstrap)))
-    with progress.task(int(n_bootstrap), description) as advance:
-        for start in range(0, int(n_bootstrap), int(chunk_size)):
-            count = min(int(chunk_size), int(n_bootstrap) - start)
+        chunk_size = default_chunk_size(*(r.arr.shape for r in resamplers))
+    n_bootstrap, chunk_size = int(n_bootstrap), int(chunk_size)
+    out = np.empty((len(resamplers), n_bootstrap, *batch_shape))
+    with progress.task(n_bootstrap, description) as advance:
+        for start in range(0, n_bootstrap, chunk_size):
+            count = min(chunk_size, n_bootstrap - start)
             for i, r in enumerate(resamplers):
                 out[i, start:start + count] = r.means(rng, count)
             advance(count)
@@ -231,23 +244,27 @@ def bootstrap_means_joint(samples: Sequence[Any], n_bootstrap: int = 10_000, ran
 
 
 def bootstrap_means(values: Any, n_bootstrap: int = 10_000, random_state: Any = None,
-                    levels: str | Sequence[bool] | None = None, chunk_size: int | None = None) -> np.ndarray:
-    """Grand means of ``n_bootstrap`` hierarchical bootstrap replicates of ``values`` (shape ``(n_bootstrap,)``).
+                    levels: str | Sequence[bool] | None = None, chunk_size: int | None = None,
+                    batch_axes: int = 0) -> np.ndarray:
+    """Grand means of ``n_bootstrap`` hierarchical bootstrap replicates of ``values``.
 
-    ``levels``: see :func:`resampling_scheme` (default: every level, RRR).
+    Shape ``(n_bootstrap,)`` (``(n_bootstrap, *batch_shape)`` with ``batch_axes``, see
+    :func:`bootstrap_means_joint`). ``levels``: see :func:`resampling_scheme` (default:
+    every level, RRR).
     """
-    return bootstrap_means_joint([values], n_bootstrap, random_state, levels, chunk_size)[0]
+    return bootstrap_means_joint([values], n_bootstrap, random_state, levels, chunk_size, batch_axes)[0]
 
 
 def bootstrap_ratio(numerator: Any, denominator: Any, n_bootstrap: int = 10_000, random_state: Any = None,
-                    levels: str | Sequence[bool] | None = None, chunk_size: int | None = None) -> np.ndarray:
+                    levels: str | Sequence[bool] | None = None, chunk_size: int | None = None,
+                    batch_axes: int = 0) -> np.ndarray:
     """Replicates of mean(numerator) / mean(denominator), the two resampled independently.
 
     For Kalibera & Jones' ratio new/old, pass the new system as ``numerator`` (Fig. 2).
     A replicate whose denominator mean is 0 gives inf or nan (positive data never does).
     """
     means = bootstrap_means_joint([numerator, denominator], n_bootstrap, random_state, levels, chunk_size,
-                                  description="bootstrap ratio")
+                                  batch_axes, description="bootstrap ratio")
     with np.errstate(divide="ignore", invalid="ignore"):
         return means[0] / means[1]
 
