@@ -191,6 +191,18 @@ def test_budget_and_target():
     assert both.details["affordable_top_count"] == plan.top_count
 
 
+def test_budget_in_time_with_the_measurement_time():
+    y = _three_level()
+    measurements = pr.get("experiment-plan", costs=[10, 500], budget=20000).estimate(y)
+    seconds = pr.get("experiment-plan", costs=[10, 500], budget=20000 * 0.25, measurement_time=0.25).estimate(y)
+    assert seconds.top_count == measurements.top_count
+    assert seconds.details["budget_measurements"] == pytest.approx(20000)
+    assert "/ 0.25 per measurement" in seconds.text
+    with pytest.raises(pr.ConfigError):
+        pr.get("experiment-plan", costs=[1, 2, 3], cost_convention="libkalibera", measurement_time=1.0,
+               budget=10).estimate(y)
+
+
 def test_small_budget_is_reported():
     plan = pr.get("experiment-plan", costs=[10, 500], budget=600).estimate(_three_level())
     assert plan.top_count in (0, 1)

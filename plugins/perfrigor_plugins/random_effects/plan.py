@@ -103,8 +103,10 @@ class ExperimentPlanner(pr.Estimator):
     costs: tuple[float, ...] = attrs.field(converter=_to_costs, validator=_check_costs)
     #: "measurements" (the paper's c_i) or "libkalibera" (time per level, highest first, measurement last)
     cost_convention: str = pr.choice_param("measurements", "libkalibera")
-    #: total budget in the costs' unit (measurements; libkalibera: its time unit)
+    #: total budget: in measurements, or in time when measurement_time is given (libkalibera: its time unit)
     budget: float | None = pr.float_param(None, minimum=0, optional=True, strict=True)
+    #: time of one lowest-level measurement, in the budget's time unit (e.g. seconds); None: budget in measurements
+    measurement_time: float | None = pr.float_param(None, minimum=0, optional=True, strict=True)
     #: wanted half-width of the t-interval as a fraction of the mean (0.02: ±2%)
     target_half_width: float | None = pr.float_param(None, minimum=0, optional=True, strict=True)
     confidence: float = pr.confidence_param()
@@ -114,6 +116,9 @@ class ExperimentPlanner(pr.Estimator):
         """Costs c_1..c_n in measurements and the budget in measurements (or nan)."""
         budget = math.nan if self.budget is None else float(self.budget)
         if self.cost_convention == "libkalibera":
+            if self.measurement_time is not None:
+                raise pr.ConfigError(f"{self.name}: with libkalibera costs the time of a measurement is the last "
+                                     "cost; do not also give measurement_time")
             if len(self.costs) != n_levels:
                 raise pr.ConfigError(f"{self.name}: libkalibera costs need one value per level ({n_levels}, "
                                      f"highest first, one measurement last), got {len(self.costs)}")
@@ -121,6 +126,8 @@ class ExperimentPlanner(pr.Estimator):
         if len(self.costs) != n_levels - 1:
             raise pr.ConfigError(f"{self.name}: {len(self.costs)} cost(s) for {n_levels} levels: give "
                                  f"{n_levels - 1} (c_1 .. c_{n_levels - 1}, lowest level first, in measurements)")
+        if self.measurement_time is not None:
+            budget /= self.measurement_time
         return np.asarray(self.costs, dtype=float), budget
 
     def estimate(self, sample: Any) -> ExperimentPlan:  # noqa: C901 - one procedure, step by step
@@ -228,8 +235,8 @@ class ExperimentPlanner(pr.Estimator):
         count_text = {None: "set it from your time budget (parameter budget) or a target precision; more "
                             f"{top_name} units give a narrower interval"}
         if affordable is not None:
-            in_time = (f" = {_fmt(self.budget)} / {_fmt(self.costs[-1])}"
-                       if self.cost_convention == "libkalibera" else "")
+            unit_time = self.costs[-1] if self.cost_convention == "libkalibera" else self.measurement_time
+            in_time = "" if unit_time is None else f" = {_fmt(self.budget)} / {_fmt(unit_time)} per measurement"
             count_text["budget"] = (f"{affordable} (budget {_fmt(budget)} measurements{in_time}"
                                     + (f" - {_fmt(overhead)} paid once" if overhead else "")
                                     + f", {_fmt(unit_cost)} per {top_name}, floored)")
