@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import attrs
+import numpy as np
 
 from .components import Component, build
 from .data import Sample, Suite
@@ -41,6 +42,8 @@ def _make_step(spec: Any, position: int) -> tuple[Component, str | None]:
         return spec.component, spec.id
     if isinstance(spec, Component):
         return spec, None
+    if isinstance(spec, type) and issubclass(spec, Component):
+        return build(spec, {}), None
     if isinstance(spec, str):
         return build(get_registry().component_class(spec), {}), None
     if isinstance(spec, Mapping):
@@ -58,14 +61,80 @@ def _make_step(spec: Any, position: int) -> tuple[Component, str | None]:
     raise ConfigError(f"step {position}: expected a component, a name or a mapping, got {spec!r}")
 
 
-def _run_benchmark_step(component: Component, samples: Mapping[str, Sample], baseline: str,
-                        candidate: str | None, previous: Mapping[str, Mapping[str, Result]]
-                        ) -> tuple[dict[str, Result] | None, str | None]:
-    """Module-level (picklable) task: one step on one benchmark; a DataError becomes a message."""
-    try:
-        return component.run_benchmark(samples, baseline, candidate, previous), None
-    except DataError as exc:
-        return None, str(exc)
+PerBenchmark = dict[str, dict[str, Result]]  # {step_id: {key: result}} of one benchmark
+
+
+def _check_levels(component: Component, samples: Mapping[str, Sample]) -> None:
+    """DataError when a sample has fewer levels than the component needs (e.g. flat data for lme-style methods)."""
+    for system, sample in samples.items():
+        if sample.n_levels < component.min_levels:
+            raise DataError(f"{component.name} needs hierarchical data with at least {component.min_levels} levels; "
+                            f"system {system!r} has {sample.n_levels} ({', '.join(sample.levels or ())})")
+
+
+def _run_stage(steps: Sequence[tuple[str, Component]], benchmark: str, samples: Mapping[str, Sample],
+               baseline: str, candidate: str | None, previous: Mapping[str, Mapping[str, Result]]
+               ) -> tuple[PerBenchmark, list[tuple[str, str]]]:
+    """Module-level (picklable) task: consecutive per-benchmark steps on one benchmark.
+
+    Returns the new results ``{step_id: {key: result}}`` and the ``(step_id, message)`` of
+    steps that raised DataError (later steps still run and see what is there). Any other
+    exception propagates, with a note naming the step and the benchmark.
+    """
+    seen: dict[str, Mapping[str, Result]] = dict(previous)
+    new: PerBenchmark = {}
+    errors: list[tuple[str, str]] = []
+    for step_id, component in steps:
+        try:
+            _check_levels(component, samples)
+            out = component.run_benchmark(samples, baseline, candidate, seen)
+        except DataError as exc:
+            errors.append((step_id, str(exc)))
+            continue
+        except Exception as exc:
+            exc.add_note(f"perfrigor: in step {step_id!r} ({component.name}) on benchmark {benchmark!r}")
+            raise
+        if not isinstance(out, Mapping) or not all(isinstance(r, Result) for r in out.values()):
+            raise TypeError(f"step {step_id!r}: {type(component).__name__}.run_benchmark must return "
+                            f"{{key: pr.Result}}, got {out!r:.200}")
+        new[step_id] = seen[step_id] = {str(k): r for k, r in out.items()}
+    return new, errors
+
+
+def _stages(steps: Sequence[Step]) -> list[list[Step]]:
+    """Group consecutive steps of the same scope: per-benchmark runs are one task per benchmark."""
+    stages: list[list[Step]] = []
+    for step in steps:
+        if stages and step.scope == "benchmark" and stages[-1][-1].scope == "benchmark":
+            stages[-1].append(step)
+        else:
+            stages.append([step])
+    return stages
+
+
+def _seeded(component: Component, n: int) -> list[Component]:
+    """Per-benchmark copies of a component whose ``random_state`` is a numpy Generator.
+
+    Seeds are drawn from the Generator once, in benchmark order, in the calling process:
+    results are then the same whichever executor runs the benchmarks (a Generator shipped
+    to worker processes would be copied, not shared). Int and None states are left alone.
+    """
+    state = getattr(component, "random_state", None)
+    if not isinstance(state, np.random.Generator) or "random_state" not in component.param_names():
+        return [component] * n
+    seeds = state.integers(0, 2**63 - 1, size=n)
+    return [component.set_params(random_state=int(seed)) for seed in seeds]
+
+
+def _make_executor(executor: cf.Executor | str | None) -> tuple[cf.Executor, bool]:
+    """(executor, owned): None or "serial" runs in the calling thread; "process" uses a local process pool."""
+    if executor is None or executor == "serial":
+        return _SerialExecutor(), True
+    if executor == "process":
+        return cf.ProcessPoolExecutor(max_workers=os.cpu_count() or 1), True
+    if isinstance(executor, cf.Executor):
+        return executor, False
+    raise ConfigError(f"executor must be a concurrent.futures.Executor, 'serial' or 'process', got {executor!r}")
 
 
 class Pipeline:
@@ -168,50 +237,75 @@ class Pipeline:
                 raise ConfigError(f"{role} system {name!r} is not in the data (systems: {systems})")
         return baseline, candidate
 
-    def run(self, *inputs: Any, executor: cf.Executor | None = None) -> Report:
-        """Run every step on a suite, or on baseline and candidate samples (or file paths)."""
+    def run(self, *inputs: Any, executor: cf.Executor | str | None = None) -> Report:
+        """Run every step on a suite, or on baseline and candidate samples (or file paths).
+
+        ``executor`` runs the per-benchmark work: None (serial, the default), ``"process"``
+        (a local process pool), or any ``concurrent.futures.Executor`` (e.g. a dask
+        ``Client.get_executor()``). Results do not depend on it. A step that raises
+        DataError on a benchmark of a suite is recorded in ``report.errors`` (and its
+        later steps still run); with a single benchmark, the DataError is raised.
+        """
         if not inputs:
             raise DataError("nothing to analyse: give a suite or baseline and candidate samples")
         suite = inputs[0] if len(inputs) == 1 and isinstance(inputs[0], Suite) else self._as_suite(inputs)
         baseline, candidate = self._systems(suite)
         single = len(suite) == 1
-        per_bench: dict[str, dict[str, dict[str, Result]]] = {b: {} for b in suite.benchmarks}
+        benchmarks = suite.benchmarks
+        per_bench: dict[str, PerBenchmark] = {b: {} for b in benchmarks}
         suite_results: dict[str, Result] = {}
         errors: list[dict[str, str]] = []
-        own_executor = executor is None
-        executor = executor or _SerialExecutor()
+
+        def failed(step_id: str, bench: str, message: str) -> None:
+            if single:
+                raise DataError(f"{step_id}: {message}")
+            errors.append({"step": step_id, "benchmark": bench, "message": message})
+
+        pool, owned = _make_executor(executor)
         try:
-            for step in self.steps:
-                comp = step.component
-                if comp.scope == "suite":
+            for stage in _stages(self.steps):
+                if stage[0].scope == "suite":
+                    step = stage[0]
                     previous = {"benchmarks": per_bench, "suite": dict(suite_results)}
                     try:
-                        suite_results[step.id] = comp.run_suite(suite, baseline, candidate, previous)
+                        result = step.component.run_suite(suite, baseline, candidate, previous)
                     except DataError as exc:
-                        if single:
-                            raise
-                        errors.append({"step": step.id, "benchmark": "(suite)", "message": str(exc)})
-                    continue
-                futures = {
-                    b: executor.submit(_run_benchmark_step, comp, suite[b], baseline, candidate, per_bench[b])
-                    for b in suite.benchmarks
-                }
-                step_results: dict[str, dict[str, Result]] = {}
-                for b, fut in futures.items():
-                    res, err = fut.result()
-                    if err is not None:
-                        if single:
-                            raise DataError(f"{step.id}: {err}")
-                        errors.append({"step": step.id, "benchmark": b, "message": err})
+                        failed(step.id, "(suite)", str(exc))
                         continue
-                    per_bench[b][step.id] = res
-                    step_results[b] = res
-                summary = comp.summarize(suite, step_results)
-                if summary is not None:
-                    suite_results[step.id] = summary
+                    except Exception as exc:
+                        exc.add_note(f"perfrigor: in suite step {step.id!r} ({step.component.name})")
+                        raise
+                    if not isinstance(result, Result):
+                        raise TypeError(f"step {step.id!r}: {type(step.component).__name__}.run_suite must return "
+                                        f"a pr.Result, got {result!r:.200}")
+                    suite_results[step.id] = result
+                    continue
+                copies = {s.id: _seeded(s.component, len(benchmarks)) for s in stage}
+                futures = [
+                    pool.submit(_run_stage, [(s.id, copies[s.id][i]) for s in stage], b, suite[b],
+                                baseline, candidate, per_bench[b])
+                    for i, b in enumerate(benchmarks)
+                ]
+                step_errors: dict[str, list[tuple[str, str]]] = {s.id: [] for s in stage}
+                for b, fut in zip(benchmarks, futures, strict=True):
+                    new, errs = fut.result()
+                    per_bench[b].update(new)
+                    for step_id, message in errs:
+                        step_errors[step_id].append((b, message))
+                for step in stage:  # errors and summaries in step order, benchmarks in suite order
+                    for b, message in step_errors[step.id]:
+                        failed(step.id, b, message)
+                    done = {b: per_bench[b][step.id] for b in benchmarks if step.id in per_bench[b]}
+                    try:
+                        summary = step.component.summarize(suite, done)
+                    except DataError as exc:
+                        failed(step.id, "(suite)", f"summary: {exc}")
+                        continue
+                    if summary is not None:
+                        suite_results[step.id] = summary
         finally:
-            if own_executor:
-                executor.shutdown()
+            if owned:
+                pool.shutdown()
         return Report(
             pipeline=self.name,
             steps=[StepInfo(s.id, s.component.name, s.component.kind, s.component.scope, s.component.get_params())

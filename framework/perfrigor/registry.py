@@ -18,7 +18,7 @@ import attrs
 import pluggy
 
 from . import hookspecs
-from .components import KINDS, Component, build
+from .components import KINDS, SCOPES, Component, build
 from .errors import ConfigError
 
 ENTRY_POINT_GROUP = "perfrigor"
@@ -74,12 +74,17 @@ class Registry:
                     items = impl.function() or []
                 except Exception as exc:  # noqa: BLE001 - a broken plugin is reported by name
                     raise ConfigError(f"plugin {plugin_name}: {hook_name}() failed: {type(exc).__name__}: {exc}") from exc
+                if not isinstance(items, list | tuple):
+                    raise ConfigError(f"plugin {plugin_name}: {hook_name}() must return a list, "
+                                      f"got {type(items).__name__}")
                 for item in items:
                     name = get_name(item)
                     if not name or not isinstance(name, str):
                         raise ConfigError(f"plugin {plugin_name}: {hook_name}() returned {item!r} without a name")
                     if hook_name == "perfrigor_components":
                         self._check_component(item, plugin_name)
+                    elif hook_name == "perfrigor_pipelines":
+                        self._check_preset(item, plugin_name)
                     if name in table:
                         other = table[name].plugin
                         raise ConfigError(f"name clash: {name!r} is registered by both {other} and {plugin_name}")
@@ -89,8 +94,19 @@ class Registry:
     def _check_component(cls: Any, plugin: str) -> None:
         if not (isinstance(cls, type) and issubclass(cls, Component) and attrs.has(cls)):
             raise ConfigError(f"plugin {plugin}: {cls!r} is not an attrs subclass of Estimator, Test or Comparator")
-        if cls.kind not in KINDS:
+        if cls.kind not in KINDS or not issubclass(cls, KINDS[cls.kind]):
             raise ConfigError(f"plugin {plugin}: component {cls.name!r} has unknown kind {cls.kind!r}")
+        if cls.scope not in SCOPES:
+            raise ConfigError(f"plugin {plugin}: component {cls.name!r} has scope {cls.scope!r}, "
+                              f"expected one of {list(SCOPES)}")
+        if cls.name != cls.name.strip() or any(c.isspace() for c in cls.name):
+            raise ConfigError(f"plugin {plugin}: component name {cls.name!r} contains spaces")
+
+    @staticmethod
+    def _check_preset(preset: Any, plugin: str) -> None:
+        steps = preset.get("steps")
+        if not isinstance(steps, list | tuple) or not steps:
+            raise ConfigError(f"plugin {plugin}: preset {preset['name']!r} needs a non-empty list of 'steps'")
 
     # -- look-ups with helpful errors
     def _lookup(self, table: dict[str, Registered], name: str, what: str) -> Registered:
@@ -128,7 +144,14 @@ def make_plugin_manager(allow: Iterable[str] | None = None, extra_plugins: Itera
     if allow is None and os.environ.get(ENV_ALLOW):
         allow = [s.strip() for s in os.environ[ENV_ALLOW].split(",") if s.strip()]
     allowed = None if allow is None else set(allow)
-    for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+    entry_points = list(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP))
+    if allowed is not None:
+        names = {ep.name for ep in entry_points}
+        unknown = sorted(allowed - names)
+        if unknown:
+            hints = "; ".join(f"{n!r}{did_you_mean(n, names)}" for n in unknown)
+            raise ConfigError(f"{ENV_ALLOW} names unknown plugin(s) {hints}; installed: {', '.join(sorted(names))}")
+    for ep in entry_points:
         if allowed is not None and ep.name not in allowed:
             continue
         if pm.get_plugin(ep.name) is not None or pm.is_blocked(ep.name):
@@ -138,16 +161,33 @@ def make_plugin_manager(allow: Iterable[str] | None = None, extra_plugins: Itera
         except Exception as exc:  # noqa: BLE001 - a broken plugin is reported by name
             dist = f" (from {ep.dist.name})" if ep.dist else ""
             raise ConfigError(f"plugin {ep.name!r}{dist} cannot be loaded: {type(exc).__name__}: {exc}") from exc
-        pm.register(plugin, name=ep.name)
+        _register(pm, plugin, ep.name)
         if ep.dist is not None:
             pm.dists[ep.name] = (ep.dist.name, ep.dist.version)
     for plugin in extra_plugins:
-        pm.register(plugin)
+        _register(pm, plugin, None)
     try:
         pm.check_pending()
     except pluggy.PluginValidationError as exc:
-        raise ConfigError(f"plugin {exc.plugin!r} implements an unknown hook: {exc}") from exc
+        name = pm.get_name(exc.plugin) or getattr(exc.plugin, "__name__", repr(exc.plugin))
+        hooks = [n for n in dir(hookspecs) if n.startswith("perfrigor_")]
+        bad = [n for n in dir(exc.plugin) if n.startswith("perfrigor") and n not in hooks
+               and callable(getattr(exc.plugin, n, None))]
+        hints = "; ".join(f"{n!r}{did_you_mean(n, hooks)}" for n in bad)
+        raise ConfigError(f"plugin {name!r} implements unknown hook(s) {hints or exc}; "
+                          f"hooks: {', '.join(hooks)}") from exc
     return pm
+
+
+def _register(pm: pluggy.PluginManager, plugin: Any, name: str | None) -> None:
+    """Register one plugin, turning pluggy's validation errors into a ConfigError naming it."""
+    label = name or getattr(plugin, "__name__", None) or repr(plugin)
+    try:
+        pm.register(plugin, name=name)
+    except pluggy.PluginValidationError as exc:
+        raise ConfigError(f"plugin {label!r} is invalid: {exc}") from exc
+    except ValueError as exc:  # registered twice under one name
+        raise ConfigError(f"plugin {label!r}: {exc}") from exc
 
 
 _lock = threading.Lock()
