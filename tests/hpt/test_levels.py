@@ -7,9 +7,8 @@ import itertools
 from fractions import Fraction
 
 import numpy as np
-import perfrigor as pr
 import pytest
-from perfrigor_plugins.hpt import levels
+from perfrigor_plugins.hpt import HPT, levels
 from scipy import stats as sps
 
 # --------------------------------------------------------------- brute-force null distributions
@@ -149,7 +148,7 @@ def test_more_than_twelve_runs_does_not_declare_every_benchmark_significant():
     rng = np.random.default_rng(7)
     base = {f"b{i}": rng.lognormal(0.0, 0.05, 15) for i in range(40)}
     cand = {f"b{i}": rng.lognormal(0.0, 0.05, 15) for i in range(40)}
-    res = pr.get("hpt").compare(base, cand)
+    res = HPT().compare(base, cand)
     bench = res.details["benchmarks"]
     assert all(v["level1_method"] == "normal" for v in bench.values())
     assert res.details["wins"]["tie"] >= 32  # expected 36 of 40 at 0.05 per side
@@ -160,7 +159,7 @@ def test_identical_systems_with_many_runs_all_tie():
     # the toolkit's bug would make each of these benchmarks "significant" with d = 0 anyway;
     # the faithful test finds no winner (U = m^2/2, z = 0)
     runs = {f"b{i}": np.linspace(1.0, 2.0, 20) * (i + 1) for i in range(12)}
-    res = pr.get("hpt").compare(runs, runs)
+    res = HPT().compare(runs, runs)
     assert res.details["wins"] == {"candidate": 0, "baseline": 0, "tie": 12}
     assert all(v["pvalue_candidate_better"] == 0.5 for v in res.details["benchmarks"].values())
     assert res.details["R_A"] == res.details["R_B"] == 12 * 13 / 4

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import perfrigor as pr
 import pytest
+from perfrigor_plugins.hpt import HPT
 
 from .paper_data import (
     TABLE3_D,
@@ -31,7 +32,7 @@ def table3(request):
 
     Scores are already normalised to Y's first run (1.00), so both normalisations are the paper's.
     """
-    return pr.get("hpt", normalize=request.param).compare(scores(TABLE3_Y), scores(TABLE3_X_TILDE))
+    return HPT(normalize=request.param).compare(scores(TABLE3_Y), scores(TABLE3_X_TILDE))
 
 
 def test_table3_level1_winners_d_and_ranks(table3):
@@ -66,7 +67,7 @@ def test_table3_zeros_are_split_not_dropped(table3):
 
 def test_table3_radiosity_wins_at_benchmark_confidence_090():
     # spec §6.1: radiosity (R = 35, p = 0.0754) becomes an X~ win at alpha_tau = 0.10
-    res = pr.get("hpt", benchmark_confidence=0.90, normalize="none").compare(scores(TABLE3_Y), scores(TABLE3_X_TILDE))
+    res = HPT(benchmark_confidence=0.90, normalize="none").compare(scores(TABLE3_Y), scores(TABLE3_X_TILDE))
     assert res.details["benchmarks"]["radiosity"]["winner"] == "candidate"
     assert (res.details["R_A"], res.details["R_B"]) == (81, 24)
     assert res.details["confidence_at_speedup"] == pytest.approx(0.9608, abs=5e-5)
@@ -76,7 +77,7 @@ def test_table3_radiosity_wins_at_benchmark_confidence_090():
 def test_table3_r_speedup_on_reconstructed_x(rule, r_speedup):
     # spec §6.1 / §11.9 (soft: S_X = 1.76 S_X~ is rebuilt from 2-decimal values). The paper reports
     # the 0.95-Speedup 1.76: the critical-value rule; the toolkit's floor counting gives 1.77.
-    hpt = pr.get("hpt", normalize="baseline-first", exact_rule=rule)
+    hpt = HPT(normalize="baseline-first", exact_rule=rule)
     res = hpt.compare(scores(TABLE3_Y), scores(TABLE3_X_TILDE, 1.76))
     assert res.estimate == r_speedup
     at = hpt.set_params(speedup=1.76).compare(scores(TABLE3_Y), scores(TABLE3_X_TILDE, 1.76))
@@ -90,7 +91,7 @@ def test_table3_r_speedup_on_reconstructed_x(rule, r_speedup):
 ])
 def test_table3_confidence_curve(gamma, r_b, confidence):
     # spec §6.1 [verified]: confidences of the reconstruction by floor counting
-    res = pr.get("hpt", normalize="baseline-first", speedup=gamma).compare(
+    res = HPT(normalize="baseline-first", speedup=gamma).compare(
         scores(TABLE3_Y), scores(TABLE3_X_TILDE, 1.76))
     assert res.details["R_B"] == r_b
     assert res.details["confidence_at_speedup"] == pytest.approx(confidence, abs=5e-5)
@@ -111,7 +112,7 @@ def test_toolkit_vector_by_the_papers_rules(normalize, gamma, r_b, count):
     # spec §8.3: reliabilities 0.9980 (toolkit quirk: 255.5/256), 0.9922, 0.6797, 0.4727 at
     # speedups 1, 1.5, 1.9, 2.0 on times, m = 3 (alpha_tau = 0.10); by the paper's rules 255/256 at 1.
     base, cand = toolkit_suites()
-    res = pr.get("hpt", speedup=gamma, normalize=normalize).compare(base, cand)
+    res = HPT(speedup=gamma, normalize=normalize).compare(base, cand)
     assert res.details["R_B"] == r_b
     assert res.details["confidence_at_speedup"] == pytest.approx(count / 256, abs=1e-15)
     assert all(v["benchmark_confidence"] == 0.90 for v in res.details["benchmarks"].values())
@@ -122,12 +123,12 @@ def test_toolkit_vector_r_speedup(confidence, expected):
     # spec §8.3: the true last passing hundredth; the toolkit prints 1.96 / 1.87 / 1.87 / 1.86
     # because it rounds 1.959 and 1.859 with "%.2f" (not copied)
     base, cand = toolkit_suites()
-    assert pr.get("hpt", confidence=confidence).compare(base, cand).estimate == expected
+    assert HPT(confidence=confidence).compare(base, cand).estimate == expected
 
 
 def test_toolkit_vector_confidence_just_below_and_above_the_r_speedup():
     base, cand = toolkit_suites()
-    hpt = pr.get("hpt", confidence=0.6)
+    hpt = HPT(confidence=0.6)
     assert hpt.set_params(speedup=1.95).compare(base, cand).details["confidence_at_speedup"] == pytest.approx(
         174 / 256)
     assert hpt.set_params(speedup=1.96).compare(base, cand).details["confidence_at_speedup"] == pytest.approx(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import perfrigor as pr
 import pytest
+from perfrigor_plugins.hpt import HPT
 
 A = [1.12, 0.98, 1.31, 1.05, 1.22, 1.17, 0.95]
 B = [0.91, 1.02, 0.88, 0.97, 1.01, 0.93, 0.99]
@@ -24,7 +25,7 @@ B3 = [9.9775, 9.9919, 10.4719, 10.4106, 10.297, 10.4595, 10.3911, 10.0373, 9.005
 
 def one_benchmark(a, b):
     """HPT details of a one-benchmark suite of higher-is-better scores (candidate a, baseline b)."""
-    res = pr.get("hpt", normalize="none").compare({"x": pr.Sample(b, lower_is_better=False)},
+    res = HPT(normalize="none").compare({"x": pr.Sample(b, lower_is_better=False)},
                                                    {"x": pr.Sample(a, lower_is_better=False)})
     return res.details["benchmarks"]["x"]
 
@@ -63,7 +64,7 @@ def suite_with_differences(d: list[float], jitter: float) -> tuple[dict, dict]:
 def test_level2_exact_agrees_with_r():
     d = [0.31, -0.12, 0.45, 0.08, 0.27, -0.05, 0.52, 0.19, 0.36, -0.22]
     base, cand = suite_with_differences(d, 0.01)
-    res = pr.get("hpt", normalize="none").compare(base, cand)
+    res = HPT(normalize="none").compare(base, cand)
     assert [v["d"] for v in res.details["benchmarks"].values()] == pytest.approx(d, abs=1e-12)
     # wilcox.test(c(0.31, -0.12, 0.45, 0.08, 0.27, -0.05, 0.52, 0.19, 0.36, -0.22),
     #             alternative="greater", exact=TRUE)$p.value
@@ -77,7 +78,7 @@ def test_level2_normal_agrees_with_r():
            0.3337, 0.3654, 0.4371, 0.4689, 0.5406, 0.5723, 0.644, 0.6758, 0.7475, 0.7792, 0.8509, 0.8827, 0.9544,
            0.9861, 1.0578, 1.0896, 1.1613, 1.193]
     base, cand = suite_with_differences(d30, 0.002)
-    res = pr.get("hpt", normalize="none").compare(base, cand)
+    res = HPT(normalize="none").compare(base, cand)
     assert res.details["wins"]["tie"] == 0
     # wilcox.test(d30, alternative="greater", exact=FALSE, correct=FALSE)$p.value
     assert res.pvalue == pytest.approx(4.45936371222985e-05, rel=1e-9)

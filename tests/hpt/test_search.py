@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import perfrigor as pr
 import pytest
+from perfrigor_plugins.hpt import HPT
 from perfrigor_plugins.hpt.engine import Engine
 from perfrigor_plugins.hpt.scores import prepare
 
@@ -56,7 +57,7 @@ def test_search_equals_linear_scan_without_ties_and_with_slower_candidate():
 def test_search_stops_at_max_speedup_and_says_so():
     # m = 2: level 1 can never reject, every d = 0, confidence stays about 0.48 >= 0.3 forever
     base, cand = random_suite(5, n=12, runs=(2,))
-    res = pr.get("hpt", confidence=0.3, max_speedup=1.5).compare(base, cand)
+    res = HPT(confidence=0.3, max_speedup=1.5).compare(base, cand)
     assert res.estimate == 1.5 and res.details["search_limit_reached"]
     assert any("max_speedup" in w for w in res.warnings)
     assert any("can never reach" in w for w in res.warnings)
@@ -67,7 +68,7 @@ def test_search_stops_at_max_speedup_and_says_so():
 @pytest.mark.parametrize("seed", range(4))
 def test_rank_sum_identities(seed):
     base, cand = random_suite(seed, n=25, runs=(5,))
-    d = pr.get("hpt", speedup=1.3).compare(base, cand).details
+    d = HPT(speedup=1.3).compare(base, cand).details
     assert d["R_A"] + d["R_B"] == 25 * 26 / 2
     for v in d["benchmarks"].values():
         assert v["rank_sum_candidate"] + v["rank_sum_baseline"] == 5 * 11
@@ -76,7 +77,7 @@ def test_rank_sum_identities(seed):
 
 def test_same_system_twice_concludes_nothing():
     base, _ = random_suite(0)
-    res = pr.get("hpt").compare(base, base)
+    res = HPT().compare(base, base)
     assert res.details["wins"]["tie"] == 14
     assert res.details["R_A"] == res.details["R_B"] == 14 * 15 / 4
     assert res.details["confidence_at_speedup"] <= 0.5
@@ -85,8 +86,8 @@ def test_same_system_twice_concludes_nothing():
 
 def test_scaling_both_systems_changes_nothing():
     base, cand = random_suite(1)
-    ref = pr.get("hpt", normalize="none").compare(base, cand)
-    scaled = pr.get("hpt", normalize="none").compare({b: 7.5 * np.asarray(v) for b, v in base.items()},
+    ref = HPT(normalize="none").compare(base, cand)
+    scaled = HPT(normalize="none").compare({b: 7.5 * np.asarray(v) for b, v in base.items()},
                                                      {b: 7.5 * np.asarray(v) for b, v in cand.items()})
     assert (scaled.estimate, scaled.pvalue) == (ref.estimate, pytest.approx(ref.pvalue))
     assert scaled.details["R_B"] == ref.details["R_B"]
@@ -95,9 +96,9 @@ def test_scaling_both_systems_changes_nothing():
 def test_times_and_rates_give_the_same_answer():
     # an odd number of runs, so the median of 1/t is 1/median(t): the scores are identical
     base, cand = random_suite(2, runs=(5,))
-    times = pr.get("hpt").compare({b: pr.Sample(v) for b, v in base.items()},
+    times = HPT().compare({b: pr.Sample(v) for b, v in base.items()},
                                   {b: pr.Sample(v) for b, v in cand.items()})
-    rates = pr.get("hpt").compare({b: pr.Sample(1 / np.asarray(v), lower_is_better=False) for b, v in base.items()},
+    rates = HPT().compare({b: pr.Sample(1 / np.asarray(v), lower_is_better=False) for b, v in base.items()},
                                   {b: pr.Sample(1 / np.asarray(v), lower_is_better=False) for b, v in cand.items()})
     assert times.estimate == rates.estimate and times.estimate is not None and times.estimate > 1
     assert times.pvalue == pytest.approx(rates.pvalue)
@@ -106,7 +107,7 @@ def test_times_and_rates_give_the_same_answer():
 
 def test_pvalue_and_significance_at_the_speedup_under_test():
     base, cand = random_suite(3, n=20)
-    hpt = pr.get("hpt")
+    hpt = HPT()
     r_speedup = hpt.compare(base, cand).estimate
     at = hpt.set_params(speedup=r_speedup).compare(base, cand)
     above = hpt.set_params(speedup=round(r_speedup + 0.01, 2)).compare(base, cand)
@@ -118,7 +119,7 @@ def test_pvalue_and_significance_at_the_speedup_under_test():
 
 def test_slower_candidate_has_no_r_speedup_and_the_verdict_says_why():
     base, cand = random_suite(4, speedup=1 / 1.5)
-    res = pr.get("hpt").compare(base, cand)
+    res = HPT().compare(base, cand)
     assert res.estimate is None and res.significant is False
     assert any("even at speedup 1" in w for w in res.warnings)
     rev = res.details["reverse"]
@@ -129,17 +130,17 @@ def test_slower_candidate_has_no_r_speedup_and_the_verdict_says_why():
 
 def test_gm_speedup_is_reported_with_its_hpt_confidence():
     base, cand = random_suite(6, n=20)
-    res = pr.get("hpt").compare(base, cand)
+    res = HPT().compare(base, cand)
     med = [np.median(np.asarray(base[b])) / np.median(np.asarray(cand[b])) for b in base]
     assert res.details["gm_speedup"] == pytest.approx(np.exp(np.mean(np.log(med))))
-    gm_conf = pr.get("hpt", speedup=res.details["gm_speedup"]).compare(base, cand).details["confidence_at_speedup"]
+    gm_conf = HPT(speedup=res.details["gm_speedup"]).compare(base, cand).details["confidence_at_speedup"]
     assert res.details["gm_speedup_confidence"] == pytest.approx(gm_conf)
     assert f"Geometric-mean speedup {res.details['gm_speedup']:.3f}" in res.verdict
 
 
 def test_too_few_runs_and_benchmarks_are_warned_about():
     base, cand = random_suite(7, n=3, runs=(2,))
-    res = pr.get("hpt").compare(base, cand)
+    res = HPT().compare(base, cand)
     text = " ".join(res.warnings)
     assert "2 candidate and 2 baseline run(s)" in text and "never reach confidence 0.9" in text
     assert "with 3 benchmark(s) the signed-rank test can never reach confidence 0.95" in text
@@ -149,8 +150,8 @@ def test_hierarchical_samples_use_one_value_per_top_level_unit():
     rng = np.random.default_rng(8)
     base = {f"b{i}": rng.lognormal(0, 0.05, (5, 4)) for i in range(10)}
     cand = {f"b{i}": rng.lognormal(-0.2, 0.05, (5, 4)) for i in range(10)}
-    res = pr.get("hpt").compare(base, cand)
-    flat = pr.get("hpt").compare({b: v.mean(axis=1) for b, v in base.items()},
+    res = HPT().compare(base, cand)
+    flat = HPT().compare({b: v.mean(axis=1) for b, v in base.items()},
                                  {b: v.mean(axis=1) for b, v in cand.items()})
     assert res.estimate == flat.estimate and res.pvalue == flat.pvalue
     assert any("each top-level unit (invocation) counts as one run" in w for w in res.warnings)
