@@ -1,1 +1,42 @@
-"""perfrigor plugin gmm (in progress)."""
+"""Gaussian mixtures for performance data (Worms & Touati 2016).
+
+Components: ``gmm`` (mixture by EM, K and model by BIC as R's mclust, modes
+I4), ``gmm-fit`` (the KSfit goodness-of-fit test), and the comparison metrics
+``mean-difference`` (I1), ``prob-faster`` (I2), ``prob-fastest`` (I3); preset
+``gmm``. See docs/methods/gmm.md.
+"""
+
+from __future__ import annotations
+
+import perfrigor as pr
+
+from .comparators import MeanDifference, ProbFaster, ProbFastest
+from .estimator import GaussianMixture, MixtureGoodnessOfFit
+from .mixture import Mixture
+from .results import KsFitResult, MixtureFit
+
+__all__ = ["GaussianMixture", "KsFitResult", "MeanDifference", "Mixture", "MixtureFit",
+           "MixtureGoodnessOfFit", "ProbFaster", "ProbFastest"]
+
+PRESET = {
+    "name": "gmm",
+    "description": "Gaussian-mixture view (Worms & Touati 2016): mixture and modes of each system, KSfit, "
+                   "and single-run metrics I1 (mean |difference|), I2 (P[faster]), I3 (P[fastest])",
+    "steps": [
+        {"component": "gmm"},
+        {"component": "gmm-fit"},
+        {"component": "mean-difference"},
+        {"component": "prob-faster"},
+        {"component": "prob-fastest"},
+    ],
+}
+
+
+@pr.hookimpl
+def perfrigor_components() -> list[type]:
+    return [GaussianMixture, MixtureGoodnessOfFit, MeanDifference, ProbFaster, ProbFastest]
+
+
+@pr.hookimpl
+def perfrigor_pipelines() -> list[dict]:
+    return [PRESET]

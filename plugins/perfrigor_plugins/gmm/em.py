@@ -106,37 +106,57 @@ class BatchFit:
     iterations: np.ndarray  # (B,)
 
 
-def _log_joint(x: np.ndarray, w: np.ndarray, mu: np.ndarray, var: np.ndarray) -> np.ndarray:
-    """log(pi_k phi(x_i; mu_k, sigma_k)), shape (B, n, G)."""
-    d = x[:, :, None] - mu[:, None, :]
-    return (np.log(w) - 0.5 * (LOG_2PI + np.log(var)))[:, None, :] - d * d / (2.0 * var[:, None, :])
+#: exp() of anything below this is clipped: values < ~1e-304 change no sum, and
+#: subnormal numbers (down to exp(-745)) make exp() many times slower
+MIN_LOG = -700.0
 
 
 def e_step(x: np.ndarray, w: np.ndarray, mu: np.ndarray, var: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Posterior probabilities z (B, n, G) and log-likelihoods (B,) (log-sum-exp, no underflow)."""
-    lj = _log_joint(x, w, mu, var)
-    top = lj.max(axis=2, keepdims=True)
-    e = np.exp(lj - top)
-    s = e.sum(axis=2, keepdims=True)
-    loglik = (top[:, :, 0] + np.log(s[:, :, 0])).sum(axis=1)
-    return e / s, loglik
+    """Posterior probabilities z (B, G, n) and log-likelihoods (B,) (log-sum-exp, no underflow)."""
+    d2 = x[:, None, :] - mu[:, :, None]
+    d2 *= d2
+    return _e_step_d2(d2, w, var)
+
+
+def _e_step_d2(d2: np.ndarray, w: np.ndarray, var: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """E-step from squared distances d2 (B, G, n), overwritten with z (the layout keeps n contiguous)."""
+    lj = d2
+    lj *= (-0.5 / var)[:, :, None]
+    lj += (np.log(w) - 0.5 * (LOG_2PI + np.log(var)))[:, :, None]
+    top = lj.max(axis=1)
+    lj -= top[:, None, :]
+    np.maximum(lj, MIN_LOG, out=lj)
+    np.exp(lj, out=lj)
+    s = lj.sum(axis=1)
+    lj /= s[:, None, :]
+    return lj, (top + np.log(s)).sum(axis=1)
+
+
+def _centres(x: np.ndarray, z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Component sizes, means and squared distances (B, G, n) from responsibilities z (B, G, n)."""
+    nk = z.sum(axis=2)
+    mu = np.matmul(z, x[:, :, None])[:, :, 0] / np.where(nk > 0, nk, 1.0)
+    d2 = x[:, None, :] - mu[:, :, None]
+    d2 *= d2
+    return nk, mu, d2
+
+
+def _variances(z: np.ndarray, d2: np.ndarray, nk: np.ndarray, equal: np.ndarray) -> np.ndarray:
+    """MLE variances (two-pass, so tight clusters keep their digits); ``equal`` rows share one."""
+    ss = np.einsum("bkn,bkn->bk", z, d2)
+    n = z.shape[2]
+    return np.where(equal[:, None], ss.sum(axis=1, keepdims=True) / n, ss / np.where(nk > 0, nk, 1.0))
 
 
 def m_step(x: np.ndarray, z: np.ndarray, equal: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Weights, means, variances (MLE) from responsibilities; ``equal`` rows share one variance."""
-    n = x.shape[1]
-    nk = z.sum(axis=1)  # (B, G)
-    safe = np.where(nk > 0, nk, 1.0)
-    mu = np.matmul(x[:, None, :], z)[:, 0, :] / safe
-    d = x[:, :, None] - mu[:, None, :]
-    ss = np.einsum("bnk,bnk->bk", z, d * d)
-    var = np.where(equal[:, None], ss.sum(axis=1, keepdims=True) / n, ss / safe)
-    return nk / n, mu, var, nk
+    """Weights, means, variances (MLE) and sizes from responsibilities z (B, G, n)."""
+    nk, mu, d2 = _centres(x, z)
+    return nk / x.shape[1], mu, _variances(z, d2, nk, equal), nk
 
 
 def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.ndarray) -> BatchFit:
     b, n = x.shape
-    g = z.shape[2]
+    g = z.shape[1]
     loglik = np.full(b, -np.inf)
     w_out = np.full((b, g), np.nan)
     mu_out = np.full((b, g), np.nan)
@@ -149,24 +169,24 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
     it = 0
     while active.size:
         it += 1
-        w, mu, var, nk = m_step(xa, za, eq)
+        nk, mu, d2 = _centres(xa, za)  # M-step ...
+        var = _variances(za, d2, nk, eq)
+        w = nk / n
         # mclust: a variance at or below eps, or an emptied component, ends the fit with BIC = NA
         failed = np.any(var <= EPS, axis=1) | np.any(nk <= np.sqrt(EPS), axis=1)
-        var = np.where(failed[:, None], 1.0, var)
-        w = np.where(failed[:, None], 1.0 / g, w)
-        za, ll = e_step(xa, w, mu, var)
-        ll = ll - shift  # the log-likelihood of the original (unstandardised) data
+        var[failed] = 1.0
+        w[failed] = 1.0 / g
+        za, ll = _e_step_d2(d2, w, var)  # ... then E-step, reusing the squared distances
+        ll -= shift  # the log-likelihood of the original (unstandardised) data
         done = failed | (np.abs(ll - old[active]) / (1.0 + np.abs(ll)) <= TOL)
         if done.any():
-            idx = active[done]
             good = done & ~failed
             gi = active[good]
             loglik[gi], w_out[gi], mu_out[gi], var_out[gi] = ll[good], w[good], mu[good], var[good]
             ok[gi] = True
-            iters[idx] = it
+            iters[active[done]] = it
             keep = ~done
-            active, xa, za, eq, ll = active[keep], xa[keep], za[keep], eq[keep], ll[keep]
-            shift = shift[keep]
+            active, xa, za, eq, ll, shift = active[keep], xa[keep], za[keep], eq[keep], ll[keep], shift[keep]
         old[active] = ll
     return BatchFit(loglik, w_out, mu_out, var_out, ok, iters)
 
@@ -194,7 +214,7 @@ def fit_batch(x: np.ndarray, g: int, equal: np.ndarray, log_scale: np.ndarray,
     parts = []
     for start in range(0, b, rows):
         sl = slice(start, start + rows)
-        z = (labels[sl, :, None] == np.arange(g)).astype(float)
+        z = (labels[sl, None, :] == np.arange(g)[:, None]).astype(float)
         parts.append(_fit_chunk(x[sl], z, equal[sl], log_scale[sl]))
     return BatchFit(*(np.concatenate([getattr(p, f.name) for p in parts]) for f in attrs.fields(BatchFit)))
 
@@ -236,7 +256,7 @@ def _final_parameters(x: np.ndarray, w: np.ndarray, mu: np.ndarray, var: np.ndar
         return w, mu, var
     z, _ = e_step(x, w, mu, var)
     w2, mu2, var2, _ = m_step(x, z, np.full(x.shape[0], equal))
-    redo = (((w - z.mean(axis=1)) ** 2).sum(axis=1) > np.sqrt(EPS))[:, None]
+    redo = (((w - z.mean(axis=2)) ** 2).sum(axis=1) > np.sqrt(EPS))[:, None]
     return np.where(redo, w2, w), np.where(redo, mu2, mu), np.where(redo, var2, var)
 
 
