@@ -76,8 +76,10 @@ def _add_analysis(p: argparse.ArgumentParser, pipeline_choice: bool = True) -> N
     p.add_argument("--seed", type=int, metavar="N", help="set 'random_state' on every step that has it")
     p.add_argument("--jobs", "-j", type=int, metavar="N", help="run per-benchmark steps on N processes")
     p.add_argument("--dask", metavar="ADDRESS", help="run per-benchmark steps on a dask.distributed scheduler")
-    p.add_argument("--baseline", metavar="SYSTEM", help="which system is the baseline (suites)")
-    p.add_argument("--candidate", metavar="SYSTEM", help="which system is the candidate (suites)")
+    p.add_argument("--baseline", dest="baseline_system", metavar="SYSTEM",
+                   help="which system of the data is the baseline (default: the first)")
+    p.add_argument("--candidate", dest="candidate_system", metavar="SYSTEM",
+                   help="which system of the data is the candidate (default: the second)")
     p.add_argument("--fail-on-regression", action="store_true",
                    help="exit 1 when a comparison shows a significant slowdown (see docs/cli.md)")
     _add_input(p)
@@ -285,10 +287,10 @@ def _build_pipeline(args: argparse.Namespace, spec: Mapping[str, Any], where: st
     except ConfigError as exc:
         message = str(exc)
         raise ConfigError(message if message.startswith(where) else f"{where}: {message}") from None
-    if getattr(args, "baseline", None):
-        pipeline.baseline = args.baseline
-    if getattr(args, "candidate", None):
-        pipeline.candidate = args.candidate
+    if getattr(args, "baseline_system", None):
+        pipeline.baseline = args.baseline_system
+    if getattr(args, "candidate_system", None):
+        pipeline.candidate = args.candidate_system
     return pipeline
 
 
@@ -529,7 +531,7 @@ def _plots(pipeline: Pipeline, report: Report, suite: Suite, target: Path) -> No
 
 
 def _safe(text: str) -> str:
-    return "".join(ch if ch.isalnum() or ch in "._" else "_" for ch in text)
+    return "".join(ch if ch.isalnum() or ch in "._-" else "_" for ch in text)
 
 
 def cmd_plan(args: argparse.Namespace, stdout) -> int:
