@@ -1,0 +1,63 @@
+"""The threshold decision both ratio comparators share (Kalibera & Jones §4.2, §8.3)."""
+
+from __future__ import annotations
+
+import numpy as np
+import perfrigor as pr
+import pytest
+from perfrigor_plugins.ratio import BootstrapRatio, Fieller, decide
+from perfrigor_plugins.ratio.decision import speedup_interval, verdict
+
+
+@pytest.mark.parametrize(("low", "high", "h", "expected"), [
+    (0.90, 0.96, 0.00, "beyond"),       # excludes 1
+    (0.90, 0.96, 0.03, "beyond"),       # upper < 0.97: "different" (§4.2's 0.97/1.03 example)
+    (0.90, 0.975, 0.03, "inconclusive"),  # straddles 0.97
+    (0.98, 1.01, 0.03, "within"),       # inside [0.97, 1.03]
+    (0.98, 1.01, 0.00, "inconclusive"),  # contains 1, no threshold
+    (1.04, 1.10, 0.03, "beyond"),       # lower > 1.03
+    (1.00, 1.00, 0.00, "inconclusive"),
+    (1.00, 1.00, 0.01, "within"),
+])
+def test_decide(low, high, h, expected):
+    assert decide(low, high, h) == expected
+
+
+def test_speedup_interval_is_the_reciprocal_for_times():
+    assert speedup_interval(0.8, 0.5, 1.25, True) == (1.25, 0.8, 2.0, [])
+    assert speedup_interval(1.2, 1.1, 1.3, False) == (1.2, 1.1, 1.3, [])
+
+
+def test_verdict_states_the_change_as_the_paper_does():
+    # "5.5% ± 2.5% faster": ratio interval (0.92, 0.97) centred on 0.945.
+    text = verdict("beyond", 0.945, 0.92, 0.97, 0.95, 0.0, True, 1 / 0.945)
+    assert text.startswith("candidate faster: mean time 5.5% ± 2.5% lower with 95% confidence")
+    assert "speedup 1.058x" in text
+    assert verdict("within", 1.0, 0.99, 1.01, 0.95, 0.02, True, 1.0).startswith(
+        "no change beyond the ±2% threshold")
+    assert verdict("inconclusive", 0.97, 0.95, 0.99, 0.95, 0.02, True, 1.03).startswith(
+        "cannot tell whether the change exceeds the ±2% threshold")
+
+
+@pytest.mark.parametrize("component", [Fieller(threshold=0.02), BootstrapRatio(threshold=0.02, random_state=0,
+                                                                               n_bootstrap=2000)])
+def test_threshold_on_both_comparators(component):
+    rng = np.random.default_rng(5)
+    base = rng.normal(10, 0.05, (12, 20))
+    noise = rng.normal(0, 0.05, (12, 20))
+    cases = {"beyond": base.mean() * 0.9 + noise, "within": base.mean() * 1.002 + noise}
+    for expected, new in cases.items():
+        r = component.compare(base, new)
+        assert r.details["decision"] == expected and r.details["threshold"] == 0.02
+        assert r.significant is (expected == "beyond")
+    wide = rng.normal(10, 1.0, (12, 20))
+    r = component.compare(base, wide * 0.98)
+    assert r.details["decision"] == "inconclusive" and r.significant is False
+    assert "cannot tell" in r.verdict
+
+
+def test_threshold_is_a_parameter_in_configs():
+    with pytest.raises(pr.ConfigError, match="threshold"):
+        pr.Pipeline([{"component": "fieller", "threshold": -0.1}])
+    p = pr.Pipeline([{"component": "fieller", "threshold": 0.02}])
+    assert p.steps[0].component.threshold == 0.02
