@@ -113,3 +113,10 @@ def test_t_interval_covers_the_true_mean_at_its_nominal_rate():
         covered = np.array([(r.ci_low <= 100 <= r.ci_high) for r in map(est.estimate, y)])
         se = np.sqrt(0.95 * 0.05 / sims)
         assert abs(covered.mean() - 0.95) < 3 * se + 0.002, (n_top, covered.mean())
+
+
+def test_bootstrap_percentiles_are_the_papers_order_statistics():
+    """§6.2: with 1000 replicates the 95% interval is the 25th and 975th sorted replicate means."""
+    r = pr.get("mean-ci", method="bootstrap", n_bootstrap=1000, random_state=3).estimate(TABLE_V_OLD)
+    reps = np.sort(pr.resampling.bootstrap_means(TABLE_V_OLD, 1000, 3))
+    assert (r.ci_low, r.ci_high) == (reps[24], reps[974])
