@@ -54,6 +54,15 @@ def test_search_equals_linear_scan_without_ties_and_with_slower_candidate():
     assert swapped.r_speedup(0.95, 100)[0] == linear_scan(swapped, 0.95)
 
 
+@pytest.mark.parametrize("seed", [12, 13, 14])
+def test_search_below_one_equals_a_downward_scan(seed):
+    base, cand = random_suite(seed, n=16, speedup=0.7, runs=(5, 8))
+    engine = Engine(prepare(base, cand))
+    assert engine.r_speedup(0.95, 100)[0] is None
+    expected = next((1 - q / 100 for q in range(1, 100) if engine.evaluate(1 - q / 100).confidence >= 0.95), None)
+    assert engine.speedup_below_one(0.95) == expected and expected is not None
+
+
 def test_search_stops_at_max_speedup_and_says_so():
     # m = 2: level 1 can never reject, every d = 0, confidence stays about 0.48 >= 0.3 forever
     base, cand = random_suite(5, n=12, runs=(2,))
@@ -81,7 +90,8 @@ def test_same_system_twice_concludes_nothing():
     assert res.details["wins"]["tie"] == 14
     assert res.details["R_A"] == res.details["R_B"] == 14 * 15 / 4
     assert res.details["confidence_at_speedup"] <= 0.5
-    assert res.significant is False and res.estimate is None
+    assert res.significant is False and res.details["r_speedup"] is None
+    assert res.estimate < 1  # only "more than 0.9x times as fast" is supported
 
 
 def test_scaling_both_systems_changes_nothing():
@@ -120,7 +130,9 @@ def test_pvalue_and_significance_at_the_speedup_under_test():
 def test_slower_candidate_has_no_r_speedup_and_the_verdict_says_why():
     base, cand = random_suite(4, speedup=1 / 1.5)
     res = HPT().compare(base, cand)
-    assert res.estimate is None and res.significant is False
+    assert res.details["r_speedup"] is None and res.significant is False
+    # the estimate extends the r-Speedup below 1: "more than 0.xx times as fast", a speedup < 1
+    assert res.estimate == res.details["speedup_below_one"] < 1
     assert any("even at speedup 1" in w for w in res.warnings)
     rev = res.details["reverse"]
     assert rev["confidence"] > 0.95 and rev["r_speedup"] > 1.1

@@ -55,6 +55,8 @@ class HPT(pr.Comparator):
         engine = Engine(scores, self.benchmark_confidence, self.exact_rule)
         at = engine.evaluate(self.speedup)
         r_speedup, capped = engine.r_speedup(self.confidence, self.max_speedup)
+        below = None if r_speedup is not None else engine.speedup_below_one(self.confidence)
+        estimate = r_speedup if r_speedup is not None else below
         gm = engine.gm_speedup()
         at_gm = engine.evaluate(gm)
         reverse = self._reverse(scores) if r_speedup is None else None
@@ -64,12 +66,16 @@ class HPT(pr.Comparator):
             warnings.append(f"the search stopped at max_speedup = {self.max_speedup:g} with every step passing: "
                             f"the {self.confidence:g}-Speedup is at least that")
         if r_speedup is None:
-            warnings.append(f"even at speedup 1 the HPT confidence that the candidate outperforms the baseline is "
-                            f"{engine.evaluate(1.0).confidence:.4f} < {self.confidence:g}: no r-Speedup exists")
+            warnings.append(
+                f"even at speedup 1 the HPT confidence that the candidate outperforms the baseline is "
+                f"{engine.evaluate(1.0).confidence:.4f} < {self.confidence:g}: no r-Speedup (>= 1) exists; "
+                + (f"the estimate {below:.2f} is the largest speedup below 1 that HPT supports with that confidence"
+                   if below is not None else "no speedup from 0.01 up is supported either, so no estimate"))
         details = self._details(scores, engine, at, r_speedup, capped, gm, at_gm, reverse)
-        return pr.Comparison(estimate=r_speedup, ci_low=None, ci_high=None, confidence=self.confidence,
+        details["speedup_below_one"] = below
+        return pr.Comparison(estimate=estimate, ci_low=None, ci_high=None, confidence=self.confidence,
                              pvalue=at.pvalue, significant=bool(significant),
-                             verdict=self._verdict(scores, at, r_speedup, gm, at_gm, reverse, significant),
+                             verdict=self._verdict(scores, at, r_speedup, below, gm, at_gm, reverse, significant),
                              details=details, warnings=tuple(warnings))
 
     # ------------------------------------------------------------------ pieces
@@ -140,8 +146,8 @@ class HPT(pr.Comparator):
             "benchmarks": per_bench,
         }
 
-    def _verdict(self, scores: Scores, at: Evaluation, r_speedup: float | None, gm: float, at_gm: Evaluation,
-                 reverse: dict | None, significant: bool) -> str:
+    def _verdict(self, scores: Scores, at: Evaluation, r_speedup: float | None, below: float | None, gm: float,
+                 at_gm: Evaluation, reverse: dict | None, significant: bool) -> str:
         n = len(scores)
         w = [int(np.sum(at.winner == c)) for c in (CANDIDATE, BASELINE, 0)]
         tally = f"{n} benchmarks at speedup {at.gamma:g}: {w[0]} candidate wins, {w[1]} baseline wins, {w[2]} ties"
@@ -156,6 +162,9 @@ class HPT(pr.Comparator):
             speed = f" {r}-Speedup {r_speedup:.2f}: the largest speedup HPT supports with confidence >= {r}."
         else:
             speed = f" No {r}-Speedup: even speedup 1 is not supported with confidence {r}."
+            if below is not None:
+                speed += (f" The candidate is slower: HPT supports only 'more than {below:.2f} times as fast' "
+                          f"with confidence {r} (the estimate).")
             if reverse and reverse["r_speedup"] is not None:
                 speed += (f" The baseline outperforms the candidate with confidence {reverse['confidence']:.4f}; "
                           f"it is at least {reverse['r_speedup']:.2f} times faster with confidence {r}.")

@@ -114,50 +114,76 @@ class Engine:
                           float(r_b[0]), float(p[0]))
 
     # ------------------------------------------------------------ the r-Speedup search
-    def _level1_thresholds(self, top: int) -> tuple[np.ndarray, np.ndarray]:
-        """Per benchmark, on the grid gamma_q = 1 + q/100 (q = 0..top): the first q where the
-        candidate no longer wins, and the first q where the baseline wins (top + 1: never)."""
-        stop = np.empty(self.n, dtype=int)
-        start = np.empty(self.n, dtype=int)
-        for g in self.groups:
-            stop[g.index], start[g.index] = self._group_thresholds(g, top)
-        return stop, start
-
-    def _group_thresholds(self, g: Group, top: int) -> tuple[np.ndarray, np.ndarray]:
-        k = g.index.size
-        alpha = g.alpha + levels.EPS
-        # beyond the largest ratio candidate/baseline nothing changes at level 1 any more
-        ratio = g.candidate.max(axis=1) / g.baseline.min(axis=1)
-        last = np.clip(np.ceil(100 * ratio * (1 + 1e-8)) - 100, 0, top).astype(int)
-
-        def flips(q: np.ndarray) -> np.ndarray:
-            # q[:k]: has the candidate stopped winning? q[k:]: has the baseline started winning?
-            p_stop, _ = self._level1(g, (100 + q[:k]) / 100)[1:]
-            _, p_start = self._level1(g, (100 + q[k:]) / 100)[1:]
-            return np.concatenate([p_stop > alpha, p_start <= alpha])
-
-        both = _first_true(flips, np.concatenate([last, last]))
-        return both[:k], np.where(both[k:] > last, top + 1, both[k:])
-
     def r_speedup(self, confidence: float, max_speedup: float) -> tuple[float | None, bool]:
-        """The paper's r-Speedup: the last hundredth gamma >= 1 before the confidence first drops
-        below ``confidence``, or None when gamma = 1 already fails. Also whether the search
-        stopped at ``max_speedup`` with every step passing."""
-        top = int(round(100 * (max_speedup - 1)))
-        stop, start = self._level1_thresholds(top)
+        """The paper's r-Speedup (Algorithm 1): the last gamma = 1.00, 1.01, ... before the
+        confidence first drops below ``confidence``; None when gamma = 1 already fails. Also
+        whether the search stopped at ``max_speedup`` with every step passing."""
+        gammas = np.arange(100, int(round(100 * max_speedup)) + 1) / 100
+        first_fail = self._first(gammas, confidence, passing=False)
+        if first_fail is None:
+            return float(gammas[-1]), True
+        return (None if first_fail == 0 else float(gammas[first_fail - 1])), False
+
+    def speedup_below_one(self, confidence: float) -> float | None:
+        """When gamma = 1 fails, the same claim for a slower candidate: the largest gamma = 0.99,
+        0.98, ..., 0.01 whose confidence reaches ``confidence`` (None if none does)."""
+        gammas = np.arange(99, 0, -1) / 100
+        first_pass = self._first(gammas, confidence, passing=True)
+        return None if first_pass is None else float(gammas[first_pass])
+
+    def _first(self, gammas: np.ndarray, confidence: float, passing: bool) -> int | None:
+        """The first index of the monotone grid ``gammas`` where level 2 passes (``passing``) or
+        fails, scanning blocks of grid points in order; None when no grid point does."""
+        winners = self._grid_winners(gammas)
         alpha = 1.0 - confidence + levels.EPS
         q0, block = 0, 32
-        while q0 <= top:
-            q = np.arange(q0, min(q0 + block, top + 1))
-            winner = np.where(q[:, None] < stop[None, :], CANDIDATE,
-                              np.where(q[:, None] >= start[None, :], BASELINE, TIE))
-            *_, p = self._level2(winner, (100 + q) / 100)
-            fail = np.flatnonzero(p > alpha)
-            if fail.size:
-                first = int(q[fail[0]])
-                return (None if first == 0 else (100 + first - 1) / 100), False
+        while q0 < gammas.size:
+            q = np.arange(q0, min(q0 + block, gammas.size))
+            *_, p = self._level2(winners(q), gammas[q])
+            hit = np.flatnonzero((p <= alpha) == passing)
+            if hit.size:
+                return int(q[hit[0]])
             q0, block = q0 + block, min(2 * block, 1024)
-        return (100 + top) / 100, True
+        return None
+
+    def _grid_winners(self, gammas: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
+        """Level 1 on a whole monotone grid of speedups, from two indices per benchmark.
+
+        Dividing the candidate by a growing gamma can only lower its U, so each benchmark's
+        candidate-wins and baseline-wins sets are a prefix and a suffix of an increasing grid
+        (the reverse on a decreasing one); their ends are found by bisection.
+        """
+        rising = bool(gammas[-1] >= gammas[0])
+        first_c, first_b = np.empty(self.n, dtype=int), np.empty(self.n, dtype=int)
+        for g in self.groups:
+            first_c[g.index], first_b[g.index] = self._group_flips(g, gammas, rising)
+        if rising:  # the candidate wins until first_c, the baseline from first_b on
+            return lambda q: np.where(q[:, None] < first_c, CANDIDATE, np.where(q[:, None] >= first_b, BASELINE, TIE))
+        return lambda q: np.where(q[:, None] >= first_c, CANDIDATE, np.where(q[:, None] < first_b, BASELINE, TIE))
+
+    def _group_flips(self, g: Group, gammas: np.ndarray, rising: bool) -> tuple[np.ndarray, np.ndarray]:
+        """Per benchmark, the first grid index where the candidate's and where the baseline's
+        level-1 outcome changes (len(gammas): never)."""
+        k, top = g.index.size, gammas.size - 1
+        alpha = g.alpha + levels.EPS
+        # past the largest (smallest) ratio candidate/baseline, U is 0 (m_c m_b): nothing changes
+        if rising:
+            edge = g.candidate.max(axis=1) / g.baseline.min(axis=1) * (1 + 1e-8)
+            last = np.searchsorted(gammas, edge, side="right")
+        else:
+            edge = g.candidate.min(axis=1) / g.baseline.max(axis=1) * (1 - 1e-8)
+            last = np.searchsorted(-gammas, -edge, side="right")
+        last = np.minimum(last, top)
+
+        def flips(q: np.ndarray) -> np.ndarray:
+            _, p_c, _ = self._level1(g, gammas[q[:k]])
+            _, _, p_b = self._level1(g, gammas[q[k:]])
+            wins_c, wins_b = p_c <= alpha, p_b <= alpha
+            return np.concatenate([~wins_c, wins_b] if rising else [wins_c, ~wins_b])
+
+        both = _first_true(flips, np.concatenate([last, last]))
+        both = np.where(both > np.concatenate([last, last]), top + 1, both)
+        return both[:k], both[k:]
 
 
 def _first_true(pred: Callable[[np.ndarray], np.ndarray], last: np.ndarray) -> np.ndarray:
