@@ -166,7 +166,7 @@ class ExperimentPlanner(pr.Estimator):
             if pos == len(kept):
                 overhead += cur_costs.pop()
                 how = (f"one {name} only; its {child}s become the top-level units and its cost is paid "
-                       f"once; a comparison then ignores {name}-to-{name} variation, so use a threshold (§6.1)")
+                       f"once; a comparison then ignores {name}-to-{name} variation, so use a threshold")
             else:
                 parent = names[kept[pos] - 1]
                 merged = cur_costs[pos - 2] + cur_costs[pos - 1]
