@@ -27,7 +27,11 @@ ENV_ALLOW = "PERFRIGOR_PLUGINS"
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """' (did you mean 'x'?)' when a close match exists, else ''."""
-    close = difflib.get_close_matches(word, list(choices), n=3, cutoff=0.6)
+    choices = list(choices)
+    close = difflib.get_close_matches(word, choices, n=3, cutoff=0.6)
+    if close:  # keep the best match and any as good as it (within 0.05)
+        best = difflib.SequenceMatcher(None, word, close[0]).ratio()
+        close = [c for c in close if difflib.SequenceMatcher(None, word, c).ratio() >= best - 0.05]
     return f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
 
 
@@ -78,12 +82,12 @@ class Registry:
                     raise ConfigError(f"plugin {plugin_name}: {hook_name}() must return a list, "
                                       f"got {type(items).__name__}")
                 for item in items:
+                    if hook_name == "perfrigor_components":
+                        self._check_component(item, plugin_name)
                     name = get_name(item)
                     if not name or not isinstance(name, str):
                         raise ConfigError(f"plugin {plugin_name}: {hook_name}() returned {item!r} without a name")
-                    if hook_name == "perfrigor_components":
-                        self._check_component(item, plugin_name)
-                    elif hook_name == "perfrigor_pipelines":
+                    if hook_name == "perfrigor_pipelines":
                         self._check_preset(item, plugin_name)
                     if name in table:
                         other = table[name].plugin
@@ -99,7 +103,9 @@ class Registry:
         if cls.scope not in SCOPES:
             raise ConfigError(f"plugin {plugin}: component {cls.name!r} has scope {cls.scope!r}, "
                               f"expected one of {list(SCOPES)}")
-        if cls.name != cls.name.strip() or any(c.isspace() for c in cls.name):
+        if not isinstance(cls.name, str) or not cls.name:
+            return  # reported as "without a name" by the caller
+        if any(c.isspace() for c in cls.name):
             raise ConfigError(f"plugin {plugin}: component name {cls.name!r} contains spaces")
 
     @staticmethod

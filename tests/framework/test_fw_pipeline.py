@@ -1,0 +1,254 @@
+"""Pipeline: step order, earlier results, suite steps, errors, executors, config and presets."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import json
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+import perfrigor as pr
+import pytest
+from perfrigor.pipeline import _stages
+
+HERE = Path(__file__).resolve().parent
+
+
+def make_suite(n=6, bad=None, seed=0):
+    rng = np.random.default_rng(seed)
+    data = {}
+    for i in range(n):
+        old = rng.normal(10 + i, 0.3, 12)
+        new = old / (1.2 if i % 3 else 0.9)
+        if bad is not None and i == bad:
+            old = old + 2000  # toy-ratio refuses values above 1000
+        data[f"b{i}"] = {"old": old, "new": new}
+    return pr.Suite(data)
+
+
+def test_steps_by_name_mapping_instance_and_class(toy_registry):
+    from toys import ToyMean, ToyRatio
+
+    p = pr.Pipeline(["toy-ratio", {"component": "toy-boot", "params": {"n_bootstrap": 20}, "random_state": 3},
+                     ToyMean(), ToyRatio])
+    assert [s.id for s in p.steps] == ["toy-ratio", "toy-boot", "toy-mean", "toy-ratio-2"]
+    assert p.steps[1].component.get_params() == {"confidence": 0.95, "n_bootstrap": 20, "random_state": 3}
+    assert "toy-boot" in repr(p)
+    cfg = p.to_config()
+    assert pr.Pipeline.from_config(cfg).to_config() == cfg
+
+
+@pytest.mark.parametrize("steps, match", [
+    ([], "no steps"),
+    ("toy-ratio", "must be a list"),
+    (["toy-rati"], r"unknown component 'toy-rati' \(did you mean 'toy-ratio'"),
+    ([{"component": "toy-ratio", "confidnce": 0.9}], r"'confidnce' \(did you mean 'confidence'\?\)"),
+    ([{"component": "toy-ratio", "confidence": 2}], "confidence must be a level"),
+    ([{"params": {}}], "needs a 'component' name"),
+    ([{"component": "toy-ratio", "confidence": 0.9, "params": {"confidence": 0.8}}], "given twice"),
+    ([3], "expected a component"),
+])
+def test_bad_steps(toy_registry, steps, match):
+    with pytest.raises(pr.ConfigError, match=match):
+        pr.Pipeline(steps)
+
+
+def test_two_samples_results_and_keys(toy_registry):
+    rng = np.random.default_rng(1)
+    old = rng.normal(10, 0.2, 30)
+    report = pr.Pipeline(["toy-mean", "toy-ratio", "toy-reader"]).run(old, old / 1.25)
+    assert report.baseline == "baseline" and report.candidate == "candidate"
+    res = report.benchmark_results["benchmark"]
+    assert set(res["toy-mean"]) == {"baseline", "candidate"}
+    ratio = report.result("toy-ratio")
+    assert ratio.estimate == pytest.approx(1.25)
+    # a later step reads the earlier one through `previous`
+    assert report.result("toy-reader", key="baseline -> candidate").estimate == pytest.approx(2.5)
+    d = report.to_dict()
+    json.dumps(d, allow_nan=False)
+    assert d["steps"][1]["component"] == "toy-ratio" and not d["errors"]
+
+
+def test_samples_keep_their_names_as_systems(toy_registry):
+    a = pr.Sample([1.0, 1.1, 1.2], name="v1")
+    b = pr.Sample([0.9, 1.0, 1.0], name="v2")
+    report = pr.Pipeline(["toy-ratio"]).run(a, b)
+    assert (report.baseline, report.candidate) == ("v1", "v2")
+    assert list(report.benchmark_results["benchmark"]["toy-ratio"]) == ["v1 -> v2"]
+
+
+def test_suite_steps_run_once_and_see_earlier_results(toy_registry):
+    suite = make_suite()
+    report = pr.Pipeline(["toy-ratio", "toy-suite", "toy-mean"]).run(suite)
+    assert report.benchmarks == suite.benchmarks
+    top = report.suite_results["toy-suite"]
+    assert top.estimate == pytest.approx(4 / 6)  # benchmarks 0 and 3 are slowed down
+    assert top.details["earlier_steps"] == ["toy-ratio"]  # toy-mean comes later
+    assert "toy-mean" in report.benchmark_results["b5"]
+    assert [s.scope for s in report.steps] == ["benchmark", "suite", "benchmark"]
+    assert [[s.id for s in st] for st in _stages(pr.Pipeline(["toy-ratio", "toy-mean", "toy-suite", "toy-mean"]).steps)] \
+        == [["toy-ratio", "toy-mean"], ["toy-suite"], ["toy-mean-2"]]
+
+
+def test_baseline_and_candidate_can_be_chosen(toy_registry):
+    suite = make_suite()
+    report = pr.Pipeline(["toy-ratio"], baseline="new", candidate="old").run(suite)
+    assert report.result("toy-ratio", "b1").estimate == pytest.approx(1 / 1.2)
+    with pytest.raises(pr.ConfigError, match=r"baseline system 'v0' is not in the data \(systems: \['old', 'new'\]\)"):
+        pr.Pipeline(["toy-ratio"], baseline="v0").run(suite)
+
+
+def test_one_failing_benchmark_is_recorded_not_dropped(toy_registry):
+    suite = make_suite(bad=2)
+    report = pr.Pipeline(["toy-ratio", "toy-mean", "toy-suite"]).run(suite)
+    assert report.errors == [{"step": "toy-ratio", "benchmark": "b2",
+                              "message": "b2/old: a value is above 1000 (the toy refuses it)"}]
+    assert "toy-ratio" not in report.benchmark_results["b2"]
+    assert "toy-mean" in report.benchmark_results["b2"]  # later steps still run on it
+    assert all("toy-ratio" in report.benchmark_results[b] for b in suite.benchmarks if b != "b2")
+    assert any(w["benchmark"] == "b2" and w["message"].startswith("not run:") for w in report.warnings)
+    assert report.to_dict()["errors"] == report.errors
+
+
+def test_single_benchmark_error_is_raised(toy_registry):
+    with pytest.raises(pr.DataError, match="toy-ratio: .*above 1000"):
+        pr.Pipeline(["toy-ratio"]).run([2000.0, 2001.0], [1.0, 2.0])
+
+
+def test_min_levels_is_checked(toy_registry):
+    suite = pr.Suite({"flat": {"a": [1.0, 2.0, 3.0], "b": [1.0, 2.0, 3.0]},
+                      "deep": {"a": np.ones((3, 2)), "b": np.ones((3, 2))}})
+    report = pr.Pipeline(["toy-levels"]).run(suite)
+    assert [e["benchmark"] for e in report.errors] == ["flat"]
+    assert "toy-levels needs hierarchical data with at least 2 levels; system 'a' has 1 (run)" in report.errors[0]["message"]
+
+
+def test_a_crash_propagates_with_step_and_benchmark(toy_registry):
+    with pytest.raises(ZeroDivisionError) as err:
+        pr.Pipeline(["toy-crash"]).run(make_suite())
+    assert "in step 'toy-crash' (toy-crash) on benchmark 'b0'" in "\n".join(getattr(err.value, "__notes__", []))
+
+
+def test_nothing_to_run_and_bad_executor(toy_registry):
+    with pytest.raises(pr.DataError, match="nothing to analyse"):
+        pr.Pipeline(["toy-ratio"]).run()
+    with pytest.raises(pr.ConfigError, match="executor"):
+        pr.Pipeline(["toy-ratio"]).run([1, 2], [1, 2], executor="gpu")
+
+
+def _canonical(report):
+    d = report.to_dict()
+    return json.dumps(d, sort_keys=True)
+
+
+STEPS = ["toy-ratio", {"component": "toy-boot", "random_state": 11, "n_bootstrap": 64}, "toy-reader",
+         "toy-suite", "toy-mean"]
+
+
+def test_results_do_not_depend_on_the_executor(toy_registry):
+    suite = make_suite(n=10, bad=4)
+    serial = _canonical(pr.Pipeline(STEPS).run(suite))
+    with cf.ProcessPoolExecutor(max_workers=2) as pool:
+        pooled = _canonical(pr.Pipeline(STEPS).run(suite, executor=pool))
+    with cf.ThreadPoolExecutor(max_workers=3) as pool:
+        threaded = _canonical(pr.Pipeline(STEPS).run(suite, executor=pool))
+    assert serial == pooled == threaded
+    assert _canonical(pr.Pipeline(STEPS).run(suite, executor="process")) == serial
+
+
+def test_generator_random_state_is_split_per_benchmark_identically(toy_registry):
+    suite = make_suite(n=8)
+
+    def run(executor=None):
+        steps = [{"component": "toy-boot", "random_state": np.random.default_rng(5), "n_bootstrap": 32}]
+        return pr.Pipeline(steps).run(suite, executor=executor)
+
+    first = run()
+    with cf.ProcessPoolExecutor(max_workers=2) as pool:
+        assert _canonical(run(pool)) == _canonical(first)
+    draws = [first.result("toy-boot", b).details["first_draw"] for b in suite.benchmarks]
+    assert len(set(draws)) == len(draws)  # each benchmark got its own stream
+
+
+@pytest.mark.slow
+def test_dask_distributed_executor_gives_the_same_results(toy_registry):
+    distributed = pytest.importorskip("distributed")
+    suite = make_suite(n=10, bad=4)
+    serial = _canonical(pr.Pipeline(STEPS).run(suite))
+    env = {"PYTHONPATH": os.pathsep.join([str(HERE), *sys.path])}
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  env=env) as cluster, distributed.Client(cluster) as client:
+        report = pr.Pipeline(STEPS).run(suite, executor=client.get_executor())
+        assert _canonical(report) == serial
+        workers = client.run(os.getpid)
+        assert len(set(workers.values())) == 2 and os.getpid() not in workers.values()
+
+
+# ------------------------------------------------------------------------ config and presets
+
+
+def test_from_config_toml_json_and_mapping(toy_registry, tmp_path):
+    toml = tmp_path / "check.toml"
+    toml.write_text('''
+[pipeline]
+name = "nightly"
+description = "toy check"
+baseline = "old"
+candidate = "new"
+
+[[steps]]
+component = "toy-ratio"
+confidence = 0.9
+
+[[steps]]
+component = "toy-boot"
+id = "boot"
+[steps.params]
+n_bootstrap = 40
+random_state = 2
+''')
+    p = pr.Pipeline.from_config(toml)
+    assert p.name == "nightly" and p.baseline == "old" and [s.id for s in p.steps] == ["toy-ratio", "boot"]
+    assert p.steps[0].component.confidence == 0.9 and p.steps[1].component.n_bootstrap == 40
+    js = tmp_path / "check.json"
+    js.write_text(json.dumps(p.to_config()))
+    assert pr.Pipeline.from_config(js).to_config() == p.to_config()
+    report = pr.Pipeline.from_config(str(toml)).run(make_suite())
+    assert report.pipeline == "nightly" and report.result("boot", "b1").estimate == pytest.approx(1.2)
+
+
+def test_config_extends_a_preset(toy_registry):
+    p = pr.Pipeline.from_config({"pipeline": {"preset": "toy"}, "steps": [{"component": "toy-mean"}]})
+    assert p.name == "toy" and [s.id for s in p.steps] == ["toy-ratio", "toy-boot", "toy-mean"]
+    assert pr.pipeline("toy").steps[1].component.random_state == 1
+    with pytest.raises(pr.ConfigError, match=r"unknown pipeline preset 'ty' \(did you mean 'toy'"):
+        pr.pipeline("ty")
+
+
+@pytest.mark.parametrize("text, match", [
+    ("[pipeline\nname = 1", "invalid TOML"),
+    ("[pipeline]\nname = 'x'\n", "no steps"),
+    ("[pipeline]\nnme = 'x'\n[[steps]]\ncomponent = 'toy-ratio'\n", r"unknown key\(s\) \['nme'\] in \[pipeline\]"),
+    ("[pipelines]\n", r"unknown section\(s\) \['pipelines'\]"),
+    ("[[steps]]\ncomponent = 'toy-ratio'\nconfidence = 1.5\n", "check.toml: .*confidence must be a level"),
+    ("[[steps]]\ncomponent = 'toy-rato'\n", "did you mean 'toy-ratio'"),
+])
+def test_bad_configs_name_the_file(toy_registry, tmp_path, text, match):
+    path = tmp_path / "check.toml"
+    path.write_text(text)
+    with pytest.raises(pr.ConfigError, match=match) as err:
+        pr.Pipeline.from_config(path)
+    assert "check.toml" in str(err.value)
+
+
+def test_bad_json_and_missing_file(toy_registry, tmp_path):
+    path = tmp_path / "c.json"
+    path.write_text('{"steps": [\n{"component": }]}')
+    with pytest.raises(pr.ConfigError, match=r"c.json, line 2: invalid JSON"):
+        pr.Pipeline.from_config(path)
+    with pytest.raises(pr.ConfigError, match="cannot read config"):
+        pr.Pipeline.from_config(tmp_path / "missing.toml")
+    with pytest.raises(pr.ConfigError, match="a pipeline config is a table"):
+        pr.Pipeline.from_config([1, 2])  # type: ignore[arg-type]
