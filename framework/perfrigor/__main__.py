@@ -1,5 +1,7 @@
-"""``python -m perfrigor`` runs the command-line interface."""
+"""``python -m perfrigor``: the command line (see :mod:`perfrigor.cli`)."""
+
+import sys
 
 from .cli import main
 
-raise SystemExit(main())
+sys.exit(main())

@@ -122,3 +122,9 @@ def test_generic_result_types_use_to_dict(toy):
 
     res = toy.ToyPlanResult(repetitions=[3, 4], text="two lines\nhere")
     assert ("repetitions", "[3, 4]") in key_numbers(res)
+
+
+def test_pipeline_pairs_two_one_system_files_by_benchmark(toy):
+    report = pr.pipeline("toy").run(FIX / "gbench.json", FIX / "gbench.json")
+    assert report.benchmarks == ["BM_StringCopy/64", "BM_StringCompare/1024"]
+    assert report.result("toy-ratio", "BM_StringCopy/64").estimate == pytest.approx(1.0)
