@@ -273,3 +273,38 @@ def test_constant_data_plans_one_of_everything():
     plan = pr.get("experiment-plan", costs=[10, 100], budget=1000).estimate(np.full((3, 2, 4), 5.0))
     assert set(plan.dropped_levels) == {"invocation", "build"}
     assert plan.predicted_half_width == 0.0
+
+
+@pytest.mark.parametrize("dropped", [2, 3])
+def test_merged_costs_minimise_the_full_cost_model_with_one_unit_at_the_dropped_level(dropped):
+    """Dropping level i fixes n_i = 1 in eq. 13: the merged cost c_{i-1} + c_i gives that optimum."""
+    rng = np.random.default_rng(dropped)
+    s = rng.uniform(0.5, 3.0, 4)
+    s[dropped - 1] = 0.0  # the dropped level adds no variance
+    c = np.array([5.0, 40.0, 900.0])
+    merged = list(c)
+    merged[dropped - 2: dropped] = [c[dropped - 2] + c[dropped - 1]]
+    closed = planning.optimal_repetitions(np.delete(s, dropped - 1), merged)
+
+    def h_full(x):
+        n = np.insert(np.exp(x), dropped - 1, 1.0)
+        return _h(n, s, c)
+
+    res = optimize.minimize(h_full, np.zeros(2), method="Nelder-Mead",
+                            options={"xatol": 1e-10, "fatol": 1e-14, "maxiter": 20000})
+    np.testing.assert_allclose(np.exp(res.x), closed, rtol=1e-3)
+
+
+def test_four_levels_with_a_dropped_middle_level():
+    rng = np.random.default_rng(1)  # a seed where the invocations' T² comes out <= 0
+    shape = (5, 4, 3, 6)  # machine x build x invocation x iteration; invocations add nothing
+    y = (50 + rng.normal(0, 2, (5, 1, 1, 1)) + rng.normal(0, 2, (5, 4, 1, 1)) + rng.normal(0, 1, shape))
+    sample = pr.Sample(y, levels=("machine", "build", "invocation", "iteration"))
+    plan = pr.get("experiment-plan", costs=[5, 40, 900]).estimate(sample)
+    assert plan.dropped_levels == ("invocation",)
+    assert plan.details["costs_used"] == [45.0, 900.0]
+    assert plan.details["kept_levels"] == ["iteration", "build", "machine"]
+    pooled = pr.hierarchy.variance_components(pr.hierarchy.merge_level(y, 2))
+    expected = planning.round_repetitions(planning.optimal_repetitions(pooled, [45.0, 900.0]))
+    assert plan.repetitions == (expected[0], 1, expected[1])
+    assert "starting a new build now costs 5 + 40 = 45" in plan.text
