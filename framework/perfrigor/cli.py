@@ -484,7 +484,8 @@ def cmd_describe(args: argparse.Namespace, stdout) -> int:
         cls = rec.obj
         if cls.kind == "comparator" or (cls.kind == "test" and getattr(cls, "n_samples", 2) != 1):
             continue
-        if getattr(cls, "min_levels", 1) > depth:
+        needs = max(getattr(cls, "min_levels", 1), 2 if name == "variance-components" else 1)
+        if needs > depth:  # variance per level only means something for hierarchical data
             continue
         steps.append({"component": name})
     if not steps:
@@ -562,7 +563,7 @@ def cmd_plan(args: argparse.Namespace, stdout) -> int:
     out = []
     for b, s, r in results:
         if b is not None:
-            out.append(f"{b} / {s}:")
+            out.append(("\n" if out else "") + f"{b} / {s}:")
         out.append(_explain(r))
         out += [f"warning: {w}" for w in r.warnings]
     stdout.write("\n".join(out).rstrip() + "\n")

@@ -105,8 +105,8 @@ def key_numbers(res: Result) -> list[tuple[str, str]]:
     for k, v in data.items():
         if k in _SKIP or isinstance(v, dict):
             continue
-        if isinstance(v, list) and (len(v) > 12 or any(isinstance(x, list | dict) for x in v)):
-            continue
+        if isinstance(v, list) and (len(v) > 4 or any(isinstance(x, list | dict) for x in v)):
+            continue  # long lists belong to the JSON report, not to the line a person reads
         out.append((k, fmt(v)))
     return out
 
@@ -166,7 +166,7 @@ def layout(report) -> list[Block]:
                     # an Estimate's or a test's describe() already states its numbers
                     plain = isinstance(res, Estimate | TestResult)
                     nums = "" if plain else "; ".join(f"{k} {v}" for k, v in key_numbers(res))
-                    blocks.append(Items([f"{key}: {res.describe()}" + (f" [{nums}]" if nums else "")]))
+                    blocks.append(Items([f"{key}: {res.describe()}" + (f"\n{nums}" if nums else "")]))
         elif has_bench:
             keys = {k for results in per_bench.values() for k in results}
             show_key = len(keys) > 1
