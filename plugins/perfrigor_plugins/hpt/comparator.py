@@ -23,6 +23,12 @@ def _check_benchmark_confidence(instance: Any, attribute: attrs.Attribute, value
                          f"or a level in (0.5, 1), got {value!r}")
 
 
+def _conf(value: float) -> str:
+    """A confidence with 4 decimals, or more when that would round it to 1 or 0."""
+    text = f"{value:.4f}"
+    return f"{value:.6g}" if text in ("1.0000", "0.0000") else text
+
+
 def _names(items: list[str], limit: int = 5) -> str:
     return ", ".join(items[:limit]) + (f" and {len(items) - limit} more" if len(items) > limit else "")
 
@@ -68,7 +74,7 @@ class HPT(pr.Comparator):
         if r_speedup is None:
             warnings.append(
                 f"even at speedup 1 the HPT confidence that the candidate outperforms the baseline is "
-                f"{engine.evaluate(1.0).confidence:.4f} < {self.confidence:g}: no r-Speedup (>= 1) exists; "
+                f"{_conf(engine.evaluate(1.0).confidence)} < {self.confidence:g}: no r-Speedup (>= 1) exists; "
                 + (f"the estimate {below:.2f} is the largest speedup below 1 that HPT supports with that confidence"
                    if below is not None else "no speedup from 0.01 up is supported either, so no estimate"))
         details = self._details(scores, engine, at, r_speedup, capped, gm, at_gm, reverse)
@@ -155,9 +161,9 @@ class HPT(pr.Comparator):
                  else f"the candidate is more than {at.gamma:g} times faster than the baseline")
         r = f"{self.confidence:g}"
         if significant:
-            head = f"HPT: {claim} with confidence {at.confidence:.4f} (>= {r}; {tally})."
+            head = f"HPT: {claim} with confidence {_conf(at.confidence)} (>= {r}; {tally})."
         else:
-            head = f"HPT cannot conclude that {claim}: confidence {at.confidence:.4f} < {r} ({tally})."
+            head = f"HPT cannot conclude that {claim}: confidence {_conf(at.confidence)} < {r} ({tally})."
         if r_speedup is not None:
             speed = f" {r}-Speedup {r_speedup:.2f}: the largest speedup HPT supports with confidence >= {r}."
         else:
@@ -166,8 +172,8 @@ class HPT(pr.Comparator):
                 speed += (f" The candidate is slower: HPT supports only 'more than {below:.2f} times as fast' "
                           f"with confidence {r} (the estimate).")
             if reverse and reverse["r_speedup"] is not None:
-                speed += (f" The baseline outperforms the candidate with confidence {reverse['confidence']:.4f}; "
+                speed += (f" The baseline outperforms the candidate with confidence {_conf(reverse['confidence'])}; "
                           f"it is at least {reverse['r_speedup']:.2f} times faster with confidence {r}.")
         gm_text = (f" Geometric-mean speedup {gm:.3f} (the usual single number, which the paper criticises): "
-                   f"HPT confidence {at_gm.confidence:.4f} that the candidate is that much faster.")
+                   f"HPT confidence {_conf(at_gm.confidence)} that the candidate is that much faster.")
         return head + speed + gm_text
