@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import attrs
+import numpy as np
 import perfrigor as pr
 
 from . import ksfit
@@ -64,18 +65,22 @@ class MixtureGoodnessOfFit(pr.Test):
         s, values, fit = fit_mixture(x, self.max_components, self.model)
         rng = pr.check_random_state(self.random_state)
         alpha = 1.0 - self.confidence
-        out = ksfit.ksfit(values, fit.mixture(), self.n_bootstrap, alpha, rng, self.undersampling,
-                          min(self.max_components, len(set(values.tolist()))), model_names(self.model))
+        gmax = min(self.max_components, int(np.unique(values).size))
+        out = ksfit.ksfit_batch(values[None], self.n_bootstrap, rng, self.undersampling, gmax,
+                                model_names(self.model))
+        statistic = float(out.statistic[0])
+        pvalue, critical = ksfit.bootstrap_pvalue(statistic, out.bootstrap[0], alpha)
         warnings = list(fit.warnings)
         if self.undersampling < 1.0 and values.size < 100:
             warnings.append(f"{s.label}: undersampling with n = {values.size}; the paper advises it only for n "
                             "in the hundreds (at n = 30 it spoils the calibration)")
-        counts = {int(k): int((out.bootstrap_components == k).sum()) for k in sorted(set(out.bootstrap_components))}
+        ks_k = out.bootstrap_components[0]
+        counts = {str(k): int((ks_k == k).sum()) for k in np.unique(ks_k)}
         return KsFitResult(
-            statistic=out.statistic, pvalue=out.pvalue, alpha=alpha, reject=out.pvalue < alpha,
+            statistic=statistic, pvalue=pvalue, alpha=alpha, reject=pvalue < alpha,
             alternative="the data do not come from a Gaussian mixture",
             method="KSfit (parametric bootstrap, mixture refitted on every replicate)",
-            details={"critical_value": out.critical_value, "n_bootstrap": self.n_bootstrap,
+            details={"critical_value": critical, "n_bootstrap": self.n_bootstrap,
                      "bootstrap_size": out.bootstrap_size, "n": int(values.size),
                      "n_components": fit.n_components, "model": fit.model,
                      "bootstrap_components": counts},

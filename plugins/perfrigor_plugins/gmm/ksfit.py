@@ -15,7 +15,6 @@ import perfrigor as pr
 from scipy import special
 
 from . import em
-from .mixture import Mixture
 
 #: bootstrap replicates x observations fitted per batch (bounds memory, drives the progress bar)
 BATCH_VALUES = 60_000
@@ -33,39 +32,61 @@ def ks_distances(x: np.ndarray, weights: np.ndarray, means: np.ndarray, sds: np.
     return np.maximum(i / n - cdf, cdf - (i - 1) / n).max(axis=1)
 
 
+def bootstrap_pvalue(statistic: float, bootstrap: np.ndarray, alpha: float) -> tuple[float, float]:
+    """The paper's p-value #{KS^(i) > KS_X} / N (strict, no +1) and critical value KS^([N (1 - alpha)])."""
+    n_boot = bootstrap.size
+    pvalue = float(np.count_nonzero(bootstrap > statistic) / n_boot)
+    rank = max(1, int(np.floor(n_boot * (1.0 - alpha) + 1e-9)))  # 1-based order statistic
+    return pvalue, float(np.sort(bootstrap)[rank - 1])
+
+
+def sample_rows(fit: em.BicSearch, rows: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
+    """One sample of ``size`` values from the fitted mixture of each data set in ``rows``."""
+    cum = np.cumsum(fit.weights[rows], axis=1)
+    cum[:, -1] = np.inf  # guard the last component against rounding of the weights' sum
+    u = rng.random((rows.size, size))
+    labels = (u[:, :, None] >= cum[:, None, :]).sum(axis=2)
+    mu = np.take_along_axis(fit.means[rows], labels, axis=1)
+    sd = np.take_along_axis(fit.sds[rows], labels, axis=1)
+    return rng.normal(mu, sd)
+
+
 @attrs.frozen
-class KsFitOutcome:
-    statistic: float
-    pvalue: float
-    critical_value: float
-    bootstrap: np.ndarray        # KS^(i), sorted
-    bootstrap_components: np.ndarray  # K chosen on each replicate
+class KsFitBatch:
+    """KSfit of M data sets: statistics (M,), bootstrap KS^(i) (M, N), K chosen on each replicate."""
+
+    statistic: np.ndarray
+    bootstrap: np.ndarray
+    bootstrap_components: np.ndarray
     bootstrap_size: int
+    fit: em.BicSearch
 
 
-def ksfit(x: np.ndarray, mixture: Mixture, n_bootstrap: int, alpha: float, rng: np.random.Generator,
-          undersampling: float = 1.0, max_components: int = 9, models: tuple[str, ...] = em.MODELS) -> KsFitOutcome:
-    """The KSfit test of ``x`` against its fitted ``mixture`` (paper 5.1.2, steps (b)-(e)).
+def ksfit_batch(x: np.ndarray, n_bootstrap: int, rng: np.random.Generator, undersampling: float = 1.0,
+                max_components: int = 9, models: tuple[str, ...] = em.MODELS) -> KsFitBatch:
+    """KSfit (paper 5.1.2, steps (a)-(c)) of every row of ``x`` (M, n) at once.
 
-    p = #{KS^(i) > KS_X} / N (strict, no +1, as the paper); c_alpha = KS^([N (1 - alpha)]).
-    Bootstrap samples have size floor(undersampling * n) (paper 5.2.3: c = 0.9 for n in the hundreds).
+    Each row's mixture is fitted (EM + BIC), its KS distance computed, and
+    ``n_bootstrap`` samples of size floor(undersampling * n) (paper 5.2.3:
+    c = 0.9 for n in the hundreds) drawn from it and refitted with the whole
+    procedure; all replicates of a chunk are fitted together.
     """
-    x = np.asarray(x, dtype=float).ravel()
-    n = x.size
-    statistic = float(ks_distances(x[None], mixture.weights[None], mixture.means[None], mixture.sds[None])[0])
+    x = np.atleast_2d(np.asarray(x, dtype=float))
+    m, n = x.shape
+    fit = em.bic_search(x, max_components=max_components, models=models)
+    statistic = ks_distances(x, fit.weights, fit.means, fit.sds)
     size = max(3, int(np.floor(undersampling * n)))
+    total = m * n_bootstrap
+    owner = np.repeat(np.arange(m), n_bootstrap)
     per_batch = max(1, BATCH_VALUES // size)
-    ks = np.empty(n_bootstrap)
-    chosen = np.empty(n_bootstrap, dtype=np.intp)
-    with pr.progress.task(n_bootstrap, "KSfit bootstrap") as advance:
-        for start in range(0, n_bootstrap, per_batch):
-            b = min(per_batch, n_bootstrap - start)
-            boot = mixture.sample((b, size), rng)
-            fit = em.bic_search(boot, max_components=max_components, models=models)
-            ks[start:start + b] = ks_distances(boot, fit.weights, fit.means, fit.sds)
-            chosen[start:start + b] = fit.n_components
-            advance(b)
-    pvalue = float(np.count_nonzero(ks > statistic) / n_bootstrap)
-    ordered = np.sort(ks)
-    rank = max(1, int(np.floor(n_bootstrap * (1.0 - alpha))))  # 1-based order statistic
-    return KsFitOutcome(statistic, pvalue, float(ordered[rank - 1]), ordered, chosen, size)
+    ks = np.empty(total)
+    chosen = np.empty(total, dtype=np.intp)
+    with pr.progress.task(total, "KSfit bootstrap") as advance:
+        for start in range(0, total, per_batch):
+            rows = owner[start:start + per_batch]
+            boot = sample_rows(fit, rows, size, rng)
+            refit = em.bic_search(boot, max_components=max_components, models=models)
+            ks[start:start + rows.size] = ks_distances(boot, refit.weights, refit.means, refit.sds)
+            chosen[start:start + rows.size] = refit.n_components
+            advance(rows.size)
+    return KsFitBatch(statistic, ks.reshape(m, n_bootstrap), chosen.reshape(m, n_bootstrap), size, fit)
