@@ -139,11 +139,14 @@ def flat_indices(shape: Sequence[int], indices: Sequence[np.ndarray]) -> np.ndar
 
 
 def _offsets(shape: tuple[int, ...], indices: Sequence[np.ndarray]) -> np.ndarray:
-    """Flat positions from per-level indices (unchecked): sum of index x elements per unit."""
-    strides = np.cumprod((1, *shape[:0:-1]))[::-1]  # elements per unit of each level
-    flat = np.zeros((len(indices[0]), *shape), dtype=np.intp)
-    for d, idx in enumerate(indices):
-        flat += (idx.astype(np.intp) * strides[d]).reshape(idx.shape + (1,) * (len(shape) - d - 1))
+    """Flat positions from per-level indices (unchecked), level by level: offset x n_d + index_d.
+
+    Each step works on an array the size of its level, so the levels above the lowest cost
+    a fraction of it (Horner's scheme on the mixed-radix position).
+    """
+    flat = np.asarray(indices[0], dtype=np.intp)
+    for n, idx in zip(shape[1:], indices[1:], strict=True):
+        flat = np.add(flat[..., None] * n, idx, dtype=np.intp)
     return flat
 
 
@@ -168,7 +171,7 @@ class _MeanResampler:
 
     The fast path: trailing levels kept intact are averaged once; flat pooling is the
     resampling of the values reshaped to one level (the same draws :func:`resample_indices`
-    makes); the lowest level's draws are added to their parents' offsets and gathered.
+    makes); flat positions are built level by level and gathered.
     """
 
     def __init__(self, values: Any, levels: str | Sequence[bool] | None, what: str, batch_axes: int = 0) -> None:
@@ -190,11 +193,7 @@ class _MeanResampler:
         if self.constant:
             item_means = self.arr.reshape(n_batch, -1).mean(axis=1)
             return np.broadcast_to(item_means, (count, n_batch)).reshape(count, *self.batch_shape)
-        shape = self.arr.shape
-        draws = _draw_levels(rng, shape, self.scheme, count)
-        # offset of each lowest-level parent (few), plus the lowest draws (many) in one pass
-        parents = _offsets(shape[:-1], draws[:-1]) * shape[-1] if len(shape) > 1 else np.zeros(count, np.intp)
-        flat = np.add(parents[..., None], draws[-1], dtype=np.intp)
+        flat = _offsets(self.arr.shape, _draw_levels(rng, self.arr.shape, self.scheme, count))
         gathered = self.flat_values.take(flat.reshape(-1)).reshape(count, n_batch, -1)
         return (gathered.sum(axis=2) / gathered.shape[2]).reshape(count, *self.batch_shape)
 

@@ -6,9 +6,9 @@ import perfrigor as pr
 
 from .bootstrap import BootstrapRatio
 from .decision import decide, verdict
-from .fieller import Fieller, fieller_df, fieller_limits
+from .fieller import Fieller, fieller_bounds, fieller_df, fieller_limits
 
-__all__ = ["BootstrapRatio", "Fieller", "decide", "fieller_df", "fieller_limits", "verdict"]
+__all__ = ["BootstrapRatio", "Fieller", "decide", "fieller_bounds", "fieller_df", "fieller_limits", "verdict"]
 
 
 @pr.hookimpl

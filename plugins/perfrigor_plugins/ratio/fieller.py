@@ -42,6 +42,23 @@ class FiellerLimits:
     roots: tuple[float, float] | None = None
 
 
+def fieller_bounds(numerator: Any, denominator: Any, var_numerator: Any, var_denominator: Any,
+                   quantile: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Fieller's limits, vectorised over arrays of estimates: NaN where the interval is unbounded.
+
+    Arguments as :func:`fieller_limits` (broadcast together); for simulations.
+    """
+    q = np.square(quantile)
+    a = np.square(denominator) - q * var_denominator
+    b = np.multiply(numerator, denominator)
+    disc = b * b - a * (np.square(numerator) - q * var_numerator)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        root = np.sqrt(np.maximum(disc, 0.0))
+        low, high = (b - root) / a, (b + root) / a
+    bounded = a > 0
+    return np.where(bounded, low, np.nan), np.where(bounded, high, np.nan)
+
+
 def fieller_limits(numerator: float, denominator: float, var_numerator: float, var_denominator: float,
                    quantile: float) -> FiellerLimits:
     """Fieller's limits for E(numerator)/E(denominator), two independent normal estimates.
@@ -55,8 +72,8 @@ def fieller_limits(numerator: float, denominator: float, var_numerator: float, v
     c = numerator * numerator - q * var_numerator
     disc = b * b - a * c  # = q (v_N a + N² v_O) >= 0 whenever a > 0
     if a > 0:
-        root = math.sqrt(max(disc, 0.0))
-        return FiellerLimits((b - root) / a, (b + root) / a, BOUNDED, a, disc)
+        low, high = fieller_bounds(numerator, denominator, var_numerator, var_denominator, quantile)
+        return FiellerLimits(float(low), float(high), BOUNDED, a, disc)
     if disc >= 0 and a < 0:
         root = math.sqrt(disc)
         r1, r2 = sorted(((b - root) / a, (b + root) / a))
