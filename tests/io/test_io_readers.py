@@ -305,3 +305,12 @@ def test_speedup_test_samples_from_shared_data():
         pytest.skip("shared data not available")
     s = pr.read(root / "bench1.data.1")
     assert s.values[:3].tolist() == [2.02, 2.25, 2.30]
+
+
+def test_tidy_csv_does_not_claim_other_tables(tmp_path):
+    from perfrigor.readers.tidy import TidyCsvReader
+
+    head = "Name,Sample1,Sample2,ConfLevel,Coef\n"
+    assert not TidyCsvReader().sniff(tmp_path / "bench.cfg", head)
+    assert TidyCsvReader().sniff(tmp_path / "runs.txt", "benchmark,time\n")
+    assert not TidyCsvReader().sniff(tmp_path / "runs.txt", "time\n")

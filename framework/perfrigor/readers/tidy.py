@@ -238,7 +238,9 @@ class TidyCsvReader:
             return False
         cells = [c.strip().strip('"') for c in re.split(r"[,\t;]", first)]
         has_header = any(c and not _looks_numeric(c) for c in cells)
-        return has_header and (path.suffix.lower() in self.suffixes or len(cells) > 1)
+        suffix = path.suffix.lower()
+        # other tables with a header (a Speedup-Test .cfg, ...) belong to their own readers
+        return has_header and (suffix in self.suffixes or (suffix in ("", ".txt", ".dat") and len(cells) > 1))
 
     def read(self, path: Path, delimiter: str | None = None, **options: Any) -> Sample | Suite:
         try:
