@@ -201,6 +201,16 @@ def test_budget_in_time_with_the_measurement_time():
     with pytest.raises(pr.ConfigError):
         pr.get("experiment-plan", costs=[1, 2, 3], cost_convention="libkalibera", measurement_time=1.0,
                budget=10).estimate(y)
+    mean = pr.get("experiment-plan", costs=[10, 500], budget=20000 * y.mean(),
+                  measurement_time="mean").estimate(y)
+    assert mean.details["budget_measurements"] == pytest.approx(20000)
+    assert mean.top_count == measurements.top_count
+    assert "(the pilot's mean)" in mean.text
+    with pytest.raises(pr.DataError, match="needs times"):
+        pr.get("experiment-plan", costs=[10, 500], budget=10, measurement_time="mean").estimate(
+            pr.Sample(y, lower_is_better=False))
+    with pytest.raises(pr.ConfigError):
+        pr.get("experiment-plan", costs=[10, 500], measurement_time="median")
 
 
 def test_small_budget_is_reported():

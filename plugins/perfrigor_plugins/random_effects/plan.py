@@ -39,6 +39,13 @@ def _check_costs(instance: Any, attribute: attrs.Attribute, value: tuple[float, 
         raise ValueError(f"costs must be one or more positive numbers, got {list(value)}")
 
 
+def _check_measurement_time(instance: Any, attribute: attrs.Attribute, value: Any) -> None:
+    if value is None or value == "mean":
+        return
+    if isinstance(value, bool) or not isinstance(value, int | float | np.number) or not 0 < value < math.inf:
+        raise ValueError(f"measurement_time must be a positive time, 'mean' or None, got {value!r}")
+
+
 def _fmt(x: float) -> str:
     return f"{x:.4g}"
 
@@ -105,14 +112,25 @@ class ExperimentPlanner(pr.Estimator):
     cost_convention: str = pr.choice_param("measurements", "libkalibera")
     #: total budget: in measurements, or in time when measurement_time is given (libkalibera: its time unit)
     budget: float | None = pr.float_param(None, minimum=0, optional=True, strict=True)
-    #: time of one lowest-level measurement, in the budget's time unit (e.g. seconds); None: budget in measurements
-    measurement_time: float | None = pr.float_param(None, minimum=0, optional=True, strict=True)
+    #: time of one lowest-level measurement in the budget's time unit, or "mean" (the pilot's mean
+    #: measurement, when the measurements are times); None: the budget is in measurements
+    measurement_time: float | str | None = attrs.field(default=None, validator=_check_measurement_time)
     #: wanted half-width of the t-interval as a fraction of the mean (0.02: ±2%)
     target_half_width: float | None = pr.float_param(None, minimum=0, optional=True, strict=True)
     confidence: float = pr.confidence_param()
     warmup: int = warmup_param()
 
-    def _paper_costs(self, n_levels: int) -> tuple[np.ndarray, float]:
+    def _measurement_time(self, data: Any) -> float | None:
+        """The time of one measurement in the budget's unit (None: the budget is in measurements)."""
+        if self.measurement_time != "mean":
+            return self.measurement_time
+        mean = float(data.values.mean())
+        if not data.sample.lower_is_better or mean <= 0:
+            raise pr.DataError(f"{data.label}: measurement_time='mean' needs times (lower is better, positive "
+                               f"mean; got mean {mean:.6g}, lower_is_better={data.sample.lower_is_better})")
+        return mean
+
+    def _paper_costs(self, n_levels: int, measurement_time: float | None) -> tuple[np.ndarray, float]:
         """Costs c_1..c_n in measurements and the budget in measurements (or nan)."""
         budget = math.nan if self.budget is None else float(self.budget)
         if self.cost_convention == "libkalibera":
@@ -126,15 +144,16 @@ class ExperimentPlanner(pr.Estimator):
         if len(self.costs) != n_levels - 1:
             raise pr.ConfigError(f"{self.name}: {len(self.costs)} cost(s) for {n_levels} levels: give "
                                  f"{n_levels - 1} (c_1 .. c_{n_levels - 1}, lowest level first, in measurements)")
-        if self.measurement_time is not None:
-            budget /= self.measurement_time
+        if measurement_time is not None:
+            budget /= measurement_time
         return np.asarray(self.costs, dtype=float), budget
 
     def estimate(self, sample: Any) -> ExperimentPlan:  # noqa: C901 - one procedure, step by step
         data = prepare(sample, self.warmup, min_levels=2, component=self.name)
         names = data.names
         n_levels = len(names)
-        costs, budget = self._paper_costs(n_levels)
+        measurement_time = self._measurement_time(data)
+        costs, budget = self._paper_costs(n_levels, measurement_time)
         initial = pr.hierarchy.level_statistics(data.values, names[::-1])
         pruned = pr.hierarchy.drop_nonpositive_levels(data.values, names[::-1])
         warnings: list[str] = []
@@ -235,8 +254,10 @@ class ExperimentPlanner(pr.Estimator):
         count_text = {None: "set it from your time budget (parameter budget) or a target precision; more "
                             f"{top_name} units give a narrower interval"}
         if affordable is not None:
-            unit_time = self.costs[-1] if self.cost_convention == "libkalibera" else self.measurement_time
-            in_time = "" if unit_time is None else f" = {_fmt(self.budget)} / {_fmt(unit_time)} per measurement"
+            unit_time = self.costs[-1] if self.cost_convention == "libkalibera" else measurement_time
+            origin = " (the pilot's mean)" if self.measurement_time == "mean" else ""
+            in_time = ("" if unit_time is None
+                       else f" = {_fmt(self.budget)} / {_fmt(unit_time)} per measurement{origin}")
             count_text["budget"] = (f"{affordable} (budget {_fmt(budget)} measurements{in_time}"
                                     + (f" - {_fmt(overhead)} paid once" if overhead else "")
                                     + f", {_fmt(unit_cost)} per {top_name}, floored)")
