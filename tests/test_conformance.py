@@ -15,8 +15,10 @@ NAMES = sorted(pr.components())
 @pytest.mark.parametrize("name", NAMES)
 def test_component_conforms(name: str) -> None:
     outcomes = check_component(name)
-    slow = [(o.check, round(o.seconds, 2)) for o in outcomes if o.seconds > 2.0]
-    assert not slow, f"{name}: checks should take < 2 s each (use small n_bootstrap in tests): {slow}"
+    total = sum(o.seconds for o in outcomes)
+    slowest = sorted(((round(o.seconds, 2), o.check) for o in outcomes), reverse=True)[:3]
+    # ~2 s is the aim; the bound leaves room for a busy CI machine
+    assert total < 10.0, f"{name}: the battery takes {total:.1f} s (slowest checks {slowest}); make the method faster"
 
 
 def test_every_contract_component_is_registered() -> None:
