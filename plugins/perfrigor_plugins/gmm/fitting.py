@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -52,6 +53,12 @@ def prepare(sample: Any, what: str = "sample") -> tuple[pr.Sample, np.ndarray, l
     return s, x, warnings
 
 
+@lru_cache(maxsize=64)
+def _search(values: bytes, max_components: int, names: tuple[str, ...]) -> em.BicSearch:
+    """The BIC search, memoised: a pipeline fits each system for gmm, gmm-fit and every comparator."""
+    return em.bic_search(np.frombuffer(values)[None], max_components=max_components, models=names)
+
+
 def fit_mixture(sample: Any, max_components: int = 9, model: str = "auto",
                 what: str = "sample") -> tuple[pr.Sample, np.ndarray, MixtureFit]:
     """Fit the mixture of ``sample`` as ``mclust::Mclust(x, G = 1:max_components, modelNames)`` does.
@@ -63,7 +70,7 @@ def fit_mixture(sample: Any, max_components: int = 9, model: str = "auto",
     distinct = np.unique(x).size
     gmax = min(max_components, distinct)
     names = model_names(model)
-    search = em.bic_search(x[None], max_components=gmax, models=names)
+    search = _search(x.tobytes(), gmax, names)
     g = int(search.n_components[0])
     name = em.MODELS[int(search.model[0])]
     mix = Mixture(search.weights[0, :g], search.means[0, :g], search.sds[0, :g])
@@ -73,12 +80,10 @@ def fit_mixture(sample: Any, max_components: int = 9, model: str = "auto",
     if g == gmax and gmax > 1 and gmax == max_components:
         warnings.append(f"{s.label}: BIC is best at the largest number of components tried ({gmax}); "
                         "consider a larger max_components")
-    # MAP classification (mclust's map(z)) at the reported parameters
-    logp = np.log(mix.weights) - np.log(mix.sds) - 0.5 * ((x[:, None] - mix.means) / mix.sds) ** 2
     fit = MixtureFit(
         n_components=g, model=name, weights=mix.weights, means=mix.means, sds=mix.sds,
         bic=float(search.bic[0, g - 1, int(search.model[0])]),
         loglik=float(search.loglik[0, g - 1, int(search.model[0])]),
-        modes=int(modes.size), mode_locations=modes, classification=logp.argmax(axis=1),
+        modes=int(modes.size), mode_locations=modes, classification=mix.classify(x),  # MAP, as mclust's map(z)
         bic_table=table, n=int(x.size), unit=s.unit, warnings=tuple(warnings))
     return s, x, fit

@@ -72,6 +72,12 @@ class Mixture:
         labels = rng.choice(self.n_components, size=size, p=self.weights / self.weights.sum())
         return rng.normal(self.means[labels], self.sds[labels])
 
+    def classify(self, x: np.ndarray) -> np.ndarray:
+        """MAP component (0-based, in this mixture's order) of each value: argmax_k pi_k phi(x; mu_k, sigma_k)."""
+        x = np.asarray(x, dtype=float)[..., None]
+        logp = np.log(self.weights) - np.log(self.sds) - 0.5 * ((x - self.means) / self.sds) ** 2
+        return logp.argmax(axis=-1)
+
     def _score(self, x: np.ndarray) -> np.ndarray:
         """f'(x) / f(x) = sum_k r_k(x) (mu_k - x) / sigma_k^2, computed in log space.
 
