@@ -99,6 +99,14 @@ def test_closed_form_is_the_minimum_of_the_cost_function(ways, seed):
     assert _h(closed, s, c) <= res.fun * (1 + 1e-9)
 
 
+def test_drop_level_costs():
+    assert planning.drop_level_costs([5, 40, 900], 2) == ([45.0, 900.0], 0.0)
+    assert planning.drop_level_costs([5, 40, 900], 3) == ([5.0, 940.0], 0.0)
+    assert planning.drop_level_costs([5, 40, 900], 4) == ([5.0, 40.0], 900.0)
+    with pytest.raises(pr.ConfigError):
+        planning.drop_level_costs([5, 40], 1)
+
+
 def test_cost_model_eq_13():
     # 3 levels: c = (c_2 + (c_1 + n_1) n_2) n_3
     assert planning.experiment_cost([4, 28, 16], [19, 5343]) == (5343 + (19 + 4) * 28) * 16
@@ -292,8 +300,7 @@ def test_merged_costs_minimise_the_full_cost_model_with_one_unit_at_the_dropped_
     s = rng.uniform(0.5, 3.0, 4)
     s[dropped - 1] = 0.0  # the dropped level adds no variance
     c = np.array([5.0, 40.0, 900.0])
-    merged = list(c)
-    merged[dropped - 2: dropped] = [c[dropped - 2] + c[dropped - 1]]
+    merged, _ = planning.drop_level_costs(c, dropped)
     closed = planning.optimal_repetitions(np.delete(s, dropped - 1), merged)
 
     def h_full(x):

@@ -182,16 +182,16 @@ class ExperimentPlanner(pr.Estimator):
             pos = kept.index(rec["level"]) + 1
             name = rec["name"]
             child = names[kept[pos - 2] - 1]  # the kept level just below
+            before = cur_costs
+            cur_costs, once = planning.drop_level_costs(cur_costs, pos)
+            overhead += once
             if pos == len(kept):
-                overhead += cur_costs.pop()
                 how = (f"one {name} only; its {child}s become the top-level units and its cost is paid "
                        f"once; a comparison then ignores {name}-to-{name} variation, so use a threshold")
             else:
-                parent = names[kept[pos] - 1]
-                merged = cur_costs[pos - 2] + cur_costs[pos - 1]
-                how = (f"1 {name} per {parent}, its {child}s pooled; starting a new {parent} now costs "
-                       f"{_fmt(cur_costs[pos - 2])} + {_fmt(cur_costs[pos - 1])} = {_fmt(merged)}")
-                cur_costs[pos - 2: pos] = [merged]
+                how = (f"1 {name} per {names[kept[pos] - 1]}, its {child}s pooled; starting a new "
+                       f"{names[kept[pos] - 1]} now costs {_fmt(before[pos - 2])} + {_fmt(before[pos - 1])} "
+                       f"= {_fmt(cur_costs[pos - 2])}")
             del kept[pos - 1]
             warnings.append(f"{data.label}: level {name!r} has T² = {rec['T2']:.4g} <= 0: it adds little "
                             f"variation, so it is dropped from the plan ({how}); see Kalibera & Jones §6.1")

@@ -65,6 +65,22 @@ def optimal_repetitions(variances: Sequence[float], costs: Sequence[float]) -> n
     return np.sqrt(c / previous * s[:-1] / s[1:])
 
 
+def drop_level_costs(costs: Sequence[float], position: int) -> tuple[list[float], float]:
+    """Costs after running one unit of the level at ``position`` (2 .. n+1, lowest = 1) per parent.
+
+    With n_i = 1, eq. 13 has (c_i + c_{i-1} + k_{i-1}) n_{i+1}: starting a unit of level i+1
+    now costs c_{i-1} + c_i. For the top level (one unit only), c_n is paid once.
+    Returns the new costs and the one-off cost.
+    """
+    c = [float(v) for v in costs]
+    if not 2 <= position <= len(c) + 1:
+        raise pr.ConfigError(f"level position {position} cannot be dropped from {len(c) + 1} levels")
+    if position == len(c) + 1:
+        return c[:-1], c[-1]
+    c[position - 2: position] = [c[position - 2] + c[position - 1]]
+    return c, 0.0
+
+
 def round_repetitions(optimal: Sequence[float]) -> list[int]:
     """Round up (as the paper does), never below 1."""
     return [max(1, math.ceil(v - 1e-9)) for v in optimal]
