@@ -175,10 +175,13 @@ class Engine:
             last = np.searchsorted(-gammas, -edge, side="right")
         last = np.minimum(last, top)
 
+        # both searches (rows :k for the candidate's outcome, k: for the baseline's) in one call
+        twice = attrs.evolve(g, candidate=np.concatenate([g.candidate, g.candidate]),
+                             baseline=np.concatenate([g.baseline, g.baseline]))
+
         def flips(q: np.ndarray) -> np.ndarray:
-            _, p_c, _ = self._level1(g, gammas[q[:k]])
-            _, _, p_b = self._level1(g, gammas[q[k:]])
-            wins_c, wins_b = p_c <= alpha, p_b <= alpha
+            _, p_c, p_b = self._level1(twice, gammas[q])
+            wins_c, wins_b = p_c[:k] <= alpha, p_b[k:] <= alpha
             return np.concatenate([~wins_c, wins_b] if rising else [wins_c, ~wins_b])
 
         both = _first_true(flips, np.concatenate([last, last]))
