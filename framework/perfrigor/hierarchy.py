@@ -116,10 +116,13 @@ def variance_components(values: Any, names: Sequence[str] | None = None) -> np.n
     without bias and may be negative for ``i > 1``: the level then induces
     little variation and can be removed (see :func:`drop_nonpositive_levels`).
     """
-    s2 = level_variances(values, names)
-    n = np.asarray(counts(values), dtype=float)
+    return _unbiased(level_variances(values, names), counts(values))
+
+
+def _unbiased(s2: np.ndarray, n: Sequence[int]) -> np.ndarray:
+    """T_1² = S_1², T_i² = S_i² - S_{i-1}² / n_{i-1}."""
     t2 = s2.copy()
-    t2[1:] -= s2[:-1] / n[:-1]
+    t2[1:] -= s2[:-1] / np.asarray(n[:-1], dtype=float)
     return t2
 
 
@@ -202,8 +205,7 @@ def level_statistics(values: Any, names: Sequence[str] | None = None) -> LevelSt
     y = _values(values)
     s2 = level_variances(values, names)
     n = counts(y)
-    t2 = s2.copy()
-    t2[1:] -= s2[:-1] / np.asarray(n[:-1], dtype=float)
+    t2 = _unbiased(s2, n)
     return LevelStatistics(
         names=tuple(level_names(values, names)), counts=n, S2=tuple(float(v) for v in s2),
         T2=tuple(float(v) for v in t2), grand_mean=float(y.mean()),
