@@ -35,8 +35,12 @@ def test_verdict_states_the_change_as_the_paper_does():
     assert "speedup 1.058x" in text
     assert verdict("within", 1.0, 0.99, 1.01, 0.95, 0.02, True, 1.0).startswith(
         "no change beyond the ±2% threshold")
-    assert verdict("inconclusive", 0.97, 0.95, 0.99, 0.95, 0.02, True, 1.03).startswith(
+    assert verdict("inconclusive", 0.99, 0.97, 1.01, 0.95, 0.02, True, 1.01).startswith(
         "cannot tell whether the change exceeds the ±2% threshold")
+    assert verdict("inconclusive", 0.97, 0.95, 0.99, 0.95, 0.02, True, 1.03).startswith(
+        "candidate faster, but cannot tell whether by more than the ±2% threshold")
+    assert verdict("inconclusive", 1.03, 1.01, 1.05, 0.95, 0.02, False, 1.03).startswith(
+        "candidate faster, but cannot tell")  # throughput: higher is faster
 
 
 @pytest.mark.parametrize("component", [Fieller(threshold=0.02), BootstrapRatio(threshold=0.02, random_state=0,

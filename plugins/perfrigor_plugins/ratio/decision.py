@@ -96,7 +96,12 @@ def verdict(decision: str, ratio: float, low: float | None, high: float | None, 
     elif decision == WITHIN:
         head = f"no change beyond the {band} threshold"
     elif threshold > 0:
-        head = f"cannot tell whether the change exceeds the {band} threshold"
+        slower = (low > 1.0) if lower_is_better else (high < 1.0)
+        if faster or slower:  # a real change, of unknown size relative to h
+            head = (f"candidate {'faster' if faster else 'slower'}, but cannot tell whether by more than "
+                    f"the {band} threshold")
+        else:
+            head = f"cannot tell whether the change exceeds the {band} threshold"
     else:
         head = "no significant change"
     # the paper's form: the interval's centre ± its half-width, then the point estimate
