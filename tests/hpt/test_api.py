@@ -89,6 +89,23 @@ def test_tidy_csv_through_read_and_pipeline(tmp_path):
     assert from_file.pvalue == pytest.approx(HPT().compare(base, cand).pvalue)
 
 
+def test_one_file_per_system(tmp_path, capsys):
+    from perfrigor import cli
+
+    base, cand = suite_data(6)
+    for name, data in (("old", base), ("new", cand)):
+        with (tmp_path / f"{name}.csv").open("w", newline="") as fh:
+            out = csv.writer(fh)
+            out.writerow(["benchmark", "run", "value"])
+            for bench, runs in data.items():
+                out.writerows([bench, i, repr(float(v))] for i, v in enumerate(runs, 1))
+    expected = HPT().compare(base, cand)
+    report = pr.pipeline("hpt").run(tmp_path / "old.csv", tmp_path / "new.csv")
+    assert report.result("hpt").estimate == expected.estimate
+    assert cli.main(["compare", "--pipeline", "hpt", str(tmp_path / "old.csv"), str(tmp_path / "new.csv")]) == 0
+    assert f"0.95-Speedup {expected.estimate:.2f}" in capsys.readouterr().out
+
+
 def test_command_line_runs_the_preset(tmp_path, capsys):
     from perfrigor import cli
 
@@ -106,6 +123,8 @@ def test_result_serialises_to_strict_json():
                                         {b: pr.Sample(v, lower_is_better=False) for b, v in TABLE3_X_TILDE.items()})
     data = json.loads(json.dumps(res.to_dict(), allow_nan=False))
     assert data["details"]["benchmarks"]["fmm"]["winner"] == "tie"
+    assert data["details"]["benchmarks"]["fmm"]["tied_runs"] == 6  # 1.05 x 4 and 1.04 x 2
+    assert data["details"]["benchmarks"]["radiosity"]["tied_runs"] == 9  # 1.01 x 4 and 1.00 x 5
     assert data["details"]["R_A"] == 80 and data["type"] == "Comparison"
     assert res.describe() == res.verdict and "0.954712" not in res.verdict and "0.9547" in res.verdict
 

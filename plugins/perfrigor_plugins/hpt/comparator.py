@@ -111,7 +111,8 @@ class HPT(pr.Comparator):
         per_bench = {}
         for g in engine.groups:
             m_c, m_b = g.sizes
-            for i in g.index:
+            tied = levels.tied_values(np.concatenate([g.candidate / at.gamma, g.baseline], axis=1))
+            for j, i in enumerate(g.index):
                 u = float(at.u[i])
                 per_bench[scores.benchmarks[i]] = {
                     "runs": {"candidate": m_c, "baseline": m_b},
@@ -127,6 +128,7 @@ class HPT(pr.Comparator):
                     "d": float(at.d[i]),
                     "rank": float(at.ranks[i]),
                     "median_speedup": float(engine.med_candidate[i] / engine.med_baseline[i]),
+                    "tied_runs": int(tied[j]),
                 }
         wins = {name: int(np.sum(at.winner == code)) for code, name in WINNERS.items()}
         exact2 = engine.n < levels.EXACT_BENCHMARKS
@@ -158,7 +160,8 @@ class HPT(pr.Comparator):
         w = [int(np.sum(at.winner == c)) for c in (CANDIDATE, BASELINE, 0)]
         tally = f"{n} benchmarks at speedup {at.gamma:g}: {w[0]} candidate wins, {w[1]} baseline wins, {w[2]} ties"
         claim = ("the candidate outperforms the baseline" if at.gamma == 1
-                 else f"the candidate is more than {at.gamma:g} times faster than the baseline")
+                 else f"the candidate is more than {at.gamma:g} times "
+                      f"{'faster than' if at.gamma > 1 else 'as fast as'} the baseline")
         r = f"{self.confidence:g}"
         if significant:
             head = f"HPT: {claim} with confidence {_conf(at.confidence)} (>= {r}; {tally})."

@@ -50,6 +50,12 @@ def tie_blocks(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return order, first, last
 
 
+def tied_values(x: np.ndarray) -> np.ndarray:
+    """Per row, how many values share their value with another (the exact tables ignore ties)."""
+    _, first, last = tie_blocks(x)
+    return (last > first).sum(axis=-1)
+
+
 def midranks(x: np.ndarray) -> np.ndarray:
     """Ranks 1..n along the last axis, ties (within TIE_TOLERANCE) given their average rank."""
     order, first, last = tie_blocks(x)
