@@ -27,14 +27,12 @@ from .pipeline import Pipeline, Step
 from .readers import read
 from .registry import get_registry
 from .report import Report
-from .results import Comparison, Result
+from .results import Result
 
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 DEFAULT_PRESET = "default"
 #: what ``perfrigor describe`` runs on each system, when registered: (component, one-sample only)
 DESCRIBE_COMPONENTS = ("mean-ci", "variance-components", "gmm", "gmm-fit")
-#: the value an estimate must stay above, per ``Comparator.estimate_kind``
-NO_CHANGE = {"speedup": 1.0, "probability": 0.5, "gain": 0.0}
 
 
 class UsageError(PerfrigorError):
@@ -331,22 +329,15 @@ def regressions(report: Report) -> list[str]:
     on the slow side. Comparisons of k > 2 systems and estimates of kind
     "other" are not judged.
     """
-    registry = get_registry()
-    kinds = {}
-    for step in report.steps:
-        rec = registry.components.get(step.component)
-        kinds[step.id] = getattr(rec.obj, "estimate_kind", "speedup") if rec else "speedup"
+    from .renderers._blocks import estimate_kind, outcome
+
+    kinds = {step.id: estimate_kind(step.component) for step in report.steps}
     pair = pair_key(report.baseline, report.candidate) if report.candidate else None
     found = []
     for bench, step, key, res in report.iter_results():
-        if not isinstance(res, Comparison) or (key is not None and key != pair):
+        if key is not None and key != pair:
             continue
-        limit = NO_CHANGE.get(kinds.get(step, "speedup"))
-        if limit is None or res.estimate is None:
-            continue
-        slower = res.significant is True and res.estimate < limit
-        interval_below = res.ci_high is not None and res.ci_high < limit
-        if slower or interval_below:
+        if outcome(res, kinds.get(step, "speedup")) == "slower":
             found.append(f"{bench or 'suite'}: {step}: {res.describe()}")
     return found
 

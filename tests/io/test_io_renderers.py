@@ -66,7 +66,10 @@ def test_text(suite_report, single_report):
                    "invocation, iteration", "toy-ratio", "95% [1.197, 1.323]", "Suite: toy overall",
                    "mean speedup", "Warnings", "tiny <i>:", "Not run", "mean-ci on tiny <i>"):
         assert needle in text, needle
+    assert "toy-ratio: 3 benchmarks: 2 faster, 1 no change" in text
+    assert "toy-suite (suite): 100% of benchmarks faster" in text
     one = single_report.render("text")
+    assert "Summary" in one and "toy-ratio: toy speedup" in one
     assert "baseline -> candidate: toy speedup" in one and "significant yes" in one
     assert "baseline: 1.087 (95% CI" in one or "baseline: 1.0875" in one
 
@@ -106,6 +109,25 @@ def test_html_is_one_escaped_page(suite_report):
     assert "&lt;b&gt;&amp;" in html and "<b>&" not in html
     assert "tiny &lt;i&gt;" in html and "<i>" not in html
     assert html.count("<table>") >= 4
+    assert html.count('class="faster"') == 2 and 'class="slower"' not in html
+
+
+def test_outcome_rule():
+    from perfrigor.renderers._blocks import outcome
+
+    def comp(**kw):
+        return pr.Comparison(**{"estimate": 1.0, "ci_low": None, "ci_high": None, "confidence": 0.95,
+                                "pvalue": None, "significant": None, "verdict": "v", **kw})
+
+    assert outcome(comp(estimate=0.8, significant=True)) == "slower"
+    assert outcome(comp(estimate=0.9, ci_low=0.8, ci_high=0.95)) == "slower"
+    assert outcome(comp(estimate=1.2, significant=True)) == "faster"
+    assert outcome(comp(estimate=1.1, ci_low=0.9, ci_high=1.3)) == "no change"
+    assert outcome(comp(estimate=0.9, significant=False)) == "no change"
+    assert outcome(comp()) == "unclear"
+    assert outcome(comp(estimate=0.4, significant=True), "probability") == "slower"
+    assert outcome(comp(estimate=0.4, significant=True), "other") is None
+    assert outcome(pr.Estimate(estimate=1.0)) is None
 
 
 def test_every_builtin_renderer_is_registered(toy):

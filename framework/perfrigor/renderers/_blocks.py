@@ -33,8 +33,11 @@ class Para:
 
 @attrs.frozen
 class Table:
+    """Rows of text cells; ``tones`` optionally marks cells ("faster", "slower") for renderers that colour."""
+
     headers: Sequence[str]
     rows: Sequence[Sequence[str]]
+    tones: Sequence[Sequence[str]] | None = None
 
 
 @attrs.frozen
@@ -125,6 +128,66 @@ def row_cells(res: Result) -> tuple[str, str, str, str, str]:
             fmt(getattr(res, "significant", None)), res.describe())
 
 
+# ------------------------------------------------------------------ outcomes
+
+#: the value an estimate is compared with, per ``Comparator.estimate_kind``
+NO_CHANGE = {"speedup": 1.0, "probability": 0.5, "gain": 0.0}
+
+
+def estimate_kind(component: str) -> str:
+    """The registered comparator's ``estimate_kind`` ("speedup" when unknown)."""
+    from ..registry import get_registry
+
+    rec = get_registry().components.get(component)
+    return getattr(rec.obj, "estimate_kind", "speedup") if rec is not None else "speedup"
+
+
+def outcome(res: Result, kind: str = "speedup") -> str | None:
+    """"faster", "slower", "no change" or "unclear" for a Comparison (None for other results).
+
+    Slower: the estimate is on the slow side of no change (speedup < 1,
+    probability < 0.5, gain < 0) and significant, or the whole interval is on
+    the slow side; faster likewise. "no change": significant is False or the
+    interval contains no change. "unclear": the method could not conclude.
+    """
+    if not isinstance(res, Comparison) or kind not in NO_CHANGE:
+        return None
+    limit = NO_CHANGE[kind]
+    est = res.estimate
+    if est is not None and ((res.significant is True and est < limit) or
+                            (res.ci_high is not None and res.ci_high < limit)):
+        return "slower"
+    if est is not None and ((res.significant is True and est > limit) or
+                            (res.ci_low is not None and res.ci_low > limit)):
+        return "faster"
+    if res.significant is False or (res.ci_low is not None and res.ci_high is not None):
+        return "no change"
+    return "unclear"
+
+
+def _summary(report) -> list[Block]:
+    """One line per comparison step: what it concluded (counts over a suite)."""
+    pair = f"{report.baseline} -> {report.candidate}" if report.candidate else None
+    lines = []
+    for step in report.steps:
+        kind = estimate_kind(step.component)
+        found = [(b, res) for b, steps in report.benchmark_results.items()
+                 for key, res in steps.get(step.id, {}).items() if key == pair and isinstance(res, Comparison)]
+        if found and len(report.benchmarks) == 1:
+            lines.append(f"{step.id}: {found[0][1].describe()}")
+        elif found:
+            counts: dict[str, list[str]] = {}
+            for b, res in found:
+                counts.setdefault(outcome(res, kind) or "unclear", []).append(b)
+            parts = [f"{len(counts[o])} {o}" for o in ("faster", "slower", "no change", "unclear") if o in counts]
+            slow = f" (slower: {', '.join(counts['slower'])})" if "slower" in counts else ""
+            lines.append(f"{step.id}: {len(found)} benchmarks: {', '.join(parts)}{slow}")
+        suite_res = report.suite_results.get(step.id)
+        if isinstance(suite_res, Comparison):
+            lines.append(f"{step.id} (suite): {suite_res.describe()}")
+    return [Heading("Summary"), Items(lines)] if lines else []
+
+
 # ------------------------------------------------------------------ layout
 
 
@@ -151,6 +214,7 @@ def layout(report) -> list[Block]:
     blocks.append(Para(" ".join(head)))
     steps = [f"{s.id}: {s.component} ({s.kind}, {s.scope})"
              + (f" {fmt(dict(s.params))}" if s.params else "") for s in report.steps]
+    blocks += _summary(report)
     blocks += [Heading("Steps"), Items(steps), Heading("Inputs"), _inputs(report)]
     single = len(report.benchmarks) == 1
     for step in report.steps:
@@ -168,15 +232,7 @@ def layout(report) -> list[Block]:
                     nums = "" if plain else "; ".join(f"{k} {v}" for k, v in key_numbers(res))
                     blocks.append(Items([f"{key}: {res.describe()}" + (f"\n{nums}" if nums else "")]))
         elif has_bench:
-            keys = {k for results in per_bench.values() for k in results}
-            show_key = len(keys) > 1
-            rows = []
-            for bench, results in per_bench.items():
-                for key, res in results.items():
-                    rows.append([bench, *([key] if show_key else []), *row_cells(res)])
-            headers = ["benchmark", *(["for"] if show_key else []), "estimate", "CI", "p-value", "significant",
-                       "verdict"]
-            blocks.append(Table(headers, rows))
+            blocks.append(_step_table(per_bench, estimate_kind(step.component)))
         if suite_res is not None:
             blocks += _suite_result(suite_res)
     warnings = _warnings(report)
@@ -187,6 +243,26 @@ def layout(report) -> list[Block]:
         blocks.append(Heading("Not run"))
         blocks.append(Items([f"{e['step']} on {e['benchmark']}: {e['message']}" for e in report.errors]))
     return blocks
+
+
+def _step_table(per_bench: Mapping[str, Mapping[str, Result]], kind: str) -> Table:
+    """One row per benchmark (and key); columns nobody fills are left out."""
+    keys = {k for results in per_bench.values() for k in results}
+    show_key = len(keys) > 1
+    rows, tones = [], []
+    comparisons = False
+    for bench, results in per_bench.items():
+        for key, res in results.items():
+            comparisons |= isinstance(res, Comparison)
+            rows.append([bench, *([key] if show_key else []), *row_cells(res)])
+            tone = outcome(res, kind) or ""
+            tones.append([""] * (len(rows[-1]) - 2) + [tone if tone in ("faster", "slower") else "", ""])
+    headers = ["benchmark", *(["for"] if show_key else []), "estimate", "CI", "p-value", "significant",
+               "verdict" if comparisons else "summary"]
+    first = 2 if show_key else 1
+    keep = [i for i in range(len(headers)) if i < first or i == len(headers) - 1 or any(r[i] != "-" for r in rows)]
+    return Table([headers[i] for i in keep], [[r[i] for i in keep] for r in rows],
+                 [[t[i] for i in keep] for t in tones])
 
 
 def _suite_result(res: Result) -> list[Block]:

@@ -15,10 +15,16 @@ table { border-collapse: collapse; margin: .6rem 0 1rem; font-size: 14px; }
 th, td { border: 1px solid #cbd5e0; padding: .25rem .6rem; text-align: left; vertical-align: top; }
 th { background: #edf2f7; }
 tr:nth-child(even) td { background: #f7fafc; }
-td.yes { color: #22543d; font-weight: 600; } td.no { color: #742a2a; }
+td:not(:last-child) { white-space: nowrap; }
+td.faster { color: #22543d; background: #f0fff4 !important; font-weight: 600; }
+td.slower { color: #9b2c2c; background: #fff5f5 !important; font-weight: 600; }
 ul { padding-left: 1.4rem; } li { margin: .2rem 0; white-space: pre-line; }
 footer { margin-top: 2rem; color: #718096; font-size: 12px; }
 """
+
+
+def _css_class(tone: str) -> str:
+    return f' class="{tone}"' if tone in ("faster", "slower") else ""
 
 
 class HtmlRenderer:
@@ -40,10 +46,11 @@ class HtmlRenderer:
                 body.append("<ul>" + "".join(f"<li>{escape(i)}</li>" for i in block.items) + "</ul>")
             elif isinstance(block, Table):
                 head = "".join(f"<th>{escape(h)}</th>" for h in block.headers)
+                tones = block.tones or [[""] * len(r) for r in block.rows]
                 rows = "".join(
-                    "<tr>" + "".join(f"<td{' class=' + repr(c) if c in ('yes', 'no') else ''}>{escape(c)}</td>"
-                                     for c in row) + "</tr>"
-                    for row in block.rows)
+                    "<tr>" + "".join(f"<td{_css_class(t)}>{escape(c)}</td>" for c, t in zip(row, tone, strict=True))
+                    + "</tr>"
+                    for row, tone in zip(block.rows, tones, strict=True))
                 body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
         title = escape(f"perfrigor report: {report.pipeline}")
         return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
