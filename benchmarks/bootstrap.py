@@ -15,13 +15,10 @@ import numpy as np
 import perfrigor as pr
 
 
-def best_of(repeat: int, func) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        func()
-        best = min(best, time.perf_counter() - start)
-    return best
+def timed(func) -> float:
+    start = time.perf_counter()
+    func()
+    return time.perf_counter() - start
 
 
 def numpy_floor(values: np.ndarray, n_values: int, chunk: int, rng: np.random.Generator) -> float:
@@ -48,13 +45,21 @@ def main() -> None:
     n_values = 2 * args.replicates * old.size
     chunk = pr.resampling.CHUNK_DRAWS
 
-    floor = best_of(args.repeat, lambda: numpy_floor(old, n_values, chunk, rng))
+    # Interleave the floor and each variant, and compare paired runs: the machine's load
+    # changes between runs (shared cores), and a ratio of paired runs cancels most of it.
+    variants = ("all", "RRN" if len(shape) == 3 else "top", "top", "flat")
+    floors, times = [], {v: [] for v in variants}
+    for _ in range(args.repeat):
+        floors.append(timed(lambda: numpy_floor(old, n_values, chunk, rng)))
+        for levels in variants:
+            times[levels].append(timed(lambda lv=levels: pr.resampling.bootstrap_ratio(
+                new, old, args.replicates, random_state=1, levels=lv)))
+    floor = min(floors)
     print(f"numpy draw + gather of {n_values:.3g} values: {floor:.3f} s ({1e9 * floor / n_values:.2f} ns/value)")
-    for levels in ("all", "RRN" if len(shape) == 3 else "top", "top", "flat"):
-        elapsed = best_of(args.repeat, lambda lv=levels: pr.resampling.bootstrap_ratio(
-            new, old, args.replicates, random_state=1, levels=lv))
+    for levels in variants:
+        ratio = float(np.median(np.array(times[levels]) / np.array(floors)))
         print(f"bootstrap_ratio levels={levels:<5} {args.replicates} replicates of 2 x {shape}: "
-              f"{elapsed:.3f} s, {elapsed / floor:.2f} x the numpy floor")
+              f"{min(times[levels]):.3f} s, {ratio:.2f} x the numpy floor (median of paired runs)")
 
 
 if __name__ == "__main__":
