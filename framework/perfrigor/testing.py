@@ -303,7 +303,11 @@ class _Battery:
 
     def check_pickle(self) -> None:
         comp = self.instance()
-        again = pickle.loads(pickle.dumps(comp))
+        try:
+            again = pickle.loads(pickle.dumps(comp))
+        except Exception as exc:  # noqa: BLE001
+            raise AssertionError(f"the component does not pickle (define the class at module level; process "
+                                 f"pools and dask need it): {_short_exc(exc)}") from None
         assert type(again) is type(comp) and repr(again) == repr(comp), "pickling changes the component"
         copy.deepcopy(comp)
 

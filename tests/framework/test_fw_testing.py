@@ -1,0 +1,177 @@
+"""The conformance battery catches each kind of fault, and names the check and the component."""
+
+from __future__ import annotations
+
+import attrs
+import numpy as np
+import perfrigor as pr
+import pytest
+import toys
+from perfrigor.testing import check_component, component_checks, make_data
+
+
+def failed(cls) -> dict[str, str]:
+    return {o.check: o.message for o in check_component(cls, raise_on_failure=False) if not o.passed}
+
+
+@pytest.mark.parametrize("cls", [toys.ToyRatio, toys.ToyBoot, toys.ToyMean, toys.ToyLevels, toys.ToySuite])
+def test_toys_pass(toy_registry, cls):
+    outcomes = check_component(cls)
+    assert all(o.passed for o in outcomes)
+    assert sum(o.seconds for o in outcomes) < 5
+
+
+def test_accepts_a_name_or_an_instance(toy_registry):
+    assert check_component("toy-ratio") and check_component(toys.ToyRatio())
+    assert [name for name, _ in component_checks("toy-ratio")][:3] == ["class", "construct", "get_params"]
+    with pytest.raises(pr.ConfigError, match="did you mean 'toy-ratio'"):
+        check_component("toy-rati")
+
+
+def test_skips_are_reported(toy_registry):
+    out = {o.check: o.message for o in check_component(toys.ToyMean)}
+    assert out["invalid_confidence"].startswith("skipped") and out["direction"].startswith("skipped")
+
+
+def test_failure_message_names_component_and_checks(toy_registry):
+    @attrs.define
+    class Naive(pr.Comparator):
+        name = "naive"
+
+        def compare(self, baseline, candidate):  # DESIGN's minimal example, without validation or direction
+            s = float(np.median(np.asarray(baseline)) / np.median(np.asarray(candidate)))
+            return pr.Comparison(estimate=s, ci_low=None, ci_high=None, confidence=None, pvalue=None,
+                                 significant=None, verdict=f"median speedup {s:.3f}")
+
+    with pytest.raises(AssertionError) as err:
+        check_component(Naive)
+    msg = str(err.value)
+    assert msg.startswith("check_component(Naive ('naive')): 4 of 16 checks failed")
+    assert "check_component[naive] pickle: the component does not pickle (define the class at module level" in msg
+    assert "check_component[naive] class: needs a docstring" in msg
+    assert "check_component[naive] direction: candidate = baseline / 1.3 on throughputs" in msg
+    assert "check_component[naive] nan: NaN in the input is accepted silently" in msg
+
+
+def _module_level(cls):
+    """Make a class defined in a test picklable (as the battery requires) by naming it in this module."""
+    name = f"{cls.__name__}_{len(globals())}"
+    cls.__name__ = cls.__qualname__ = name
+    cls.__module__ = __name__
+    globals()[name] = cls
+    return cls
+
+
+def _variant(base, **members):
+    """A subclass of a toy with some methods or class attributes replaced."""
+    doc = members.pop("__doc__", "A variant for the battery's own tests.")
+    return _module_level(attrs.define(repr=False)(type(base.__name__ + "Variant", (base,), {"__doc__": doc, **members})))
+
+
+@attrs.frozen(kw_only=True)
+class Mute(pr.Comparison):
+    """A result whose describe() says nothing."""
+
+    def describe(self) -> str:
+        return ""
+
+
+def _result(self, baseline, candidate):
+    return pr.Comparison(estimate=1.0, ci_low=None, ci_high=None, confidence=None, pvalue=None,
+                         significant=None, verdict="x")
+
+
+@pytest.mark.parametrize("members, check, words", [
+    ({"name": ""}, "class", "needs a class attribute name"),
+    ({"name": "Bad Name"}, "class", "lower-case"),
+    ({"estimate_kind": "ratio"}, "class", "estimate_kind must be one of"),
+    ({"compare": lambda self, b, c: {"estimate": 1.0}}, "result", "returned dict, expected a pr.Comparison"),
+    ({"compare": lambda self, b, c: pr.Comparison(estimate=1.0, ci_low=None, ci_high=None, confidence=None,
+                                                  pvalue=None, significant=None, verdict="x",
+                                                  details={"f": object()})},
+      "direction", None),  # to_jsonable turns unknown objects into strings: JSON passes
+    ({"compare": lambda self, b, c: Mute(estimate=1.0, ci_low=None, ci_high=None, confidence=None,
+                                         pvalue=None, significant=None, verdict="")},
+     "result", "describe() must be a non-empty string"),
+    ({"compare": lambda self, b, c: 1 / 0}, "result", "unexpected ZeroDivisionError"),
+    ({"compare": _result}, "direction", "estimate 1 should be > 1"),
+    ({"compare": lambda self, b, c: (np.asarray(b).sort() if isinstance(b, np.ndarray) else None)
+      or _result(self, b, c)}, "array_likes", "modifies its input arrays in place"),
+])
+def test_faults_are_caught(toy_registry, members, check, words):
+    cls = _variant(toys.ToyRatio, **members)
+    fails = failed(cls)
+    if words is None:
+        assert check in fails  # estimate 1.0 is not a speedup > 1
+        return
+    assert check in fails, fails
+    assert words in fails[check]
+
+
+def test_random_state_must_reproduce(toy_registry):
+    def compare(self, baseline, candidate):
+        est = float(np.random.default_rng().uniform(1.1, 2.0))  # ignores random_state
+        return pr.Comparison(estimate=est, ci_low=None, ci_high=None, confidence=None, pvalue=None,
+                             significant=None, verdict="random")
+
+    fails = failed(_variant(toys.ToyBoot, compare=compare))
+    assert "differ" in fails["random_state"]
+
+
+def test_parameters_must_be_validated(toy_registry):
+    @attrs.define(repr=False)
+    class Loose(pr.Comparator):
+        """Parameters without validators."""
+
+        name = "loose"
+        confidence: float = 0.95
+        random_state: object = None
+
+        def compare(self, baseline, candidate):
+            return toys.ToyRatio().compare(baseline, candidate)
+
+    fails = failed(Loose)
+    assert "confidence=0 is accepted" in fails["invalid_confidence"]
+    assert "random_state='seed' is accepted" in fails["invalid_random_state"]
+
+
+def test_required_parameters_need_example_params(toy_registry):
+    @attrs.define(repr=False)
+    class Needs(pr.Estimator):
+        """Needs costs."""
+
+        name = "needs"
+        costs: list = attrs.field()
+
+        def estimate(self, sample):
+            return pr.Estimate(estimate=float(len(self.costs) + pr.as_sample(sample).flat.size))
+
+    fails = failed(Needs)
+    assert "set example_params" in fails["construct"]
+    assert fails["pipeline"] == "not run: the component cannot be constructed"
+    _module_level(Needs)
+    ok = _variant(Needs, __doc__="With example params.", example_params={"costs": [1, 2]})
+    assert check_component(ok)
+
+
+def test_levels_and_degenerate_data(toy_registry):
+    def estimate(self, sample):
+        s = pr.as_sample(sample)
+        return pr.Estimate(estimate=float(s.values.reshape(s.shape[0], -1).std(axis=1, ddof=1).mean() / 0.0))
+
+    fails = failed(_variant(toys.ToyLevels, estimate=lambda self, s: pr.Estimate(estimate=float(np.asarray(s)[0, 0]))))
+    assert "flat data raises IndexError" in fails["levels"]
+    with np.errstate(all="ignore"):
+        fails = failed(_variant(toys.ToyLevels, estimate=estimate))
+    assert "estimate" not in fails  # inf -> None in to_dict: strict JSON still holds
+    assert make_data(toys.ToyLevels).shape == (6, 4, 5) and make_data(toys.ToyMean).shape == (40,)
+
+
+def test_suite_scope_gets_suites(toy_registry):
+    seen = {}
+
+    def compare(self, baseline, candidate):
+        seen["n"] = len(baseline)
+        return toys.ToySuite.compare(self, baseline, candidate)
+
+    assert check_component(_variant(toys.ToySuite, compare=compare)) and seen["n"] == 12
