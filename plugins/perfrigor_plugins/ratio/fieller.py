@@ -87,7 +87,8 @@ def fieller_df(n_numerator: int, n_denominator: int, var_numerator: float, var_d
 
     The paper requires the same design for both systems (§6.2, §7.3) and for unbalanced ones
     points to Dilba et al. (2007) and Schaarschmidt (2007): with different top-level counts
-    we use their Satterthwaite approximation for N - θ O at the estimate θ,
+    we use the Satterthwaite approximation for N - θ O at the estimate θ (Tamhane & Logan
+    2004, as R's mratios::ttestratio for unequal variances),
     (v_N + θ² v_O)² / (v_N²/(n_N - 1) + θ⁴ v_O²/(n_O - 1)).
     """
     if n_numerator == n_denominator:
