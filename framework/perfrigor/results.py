@@ -41,6 +41,21 @@ def to_jsonable(value: Any) -> Any:
     return str(value)
 
 
+def _plain(value: Any) -> Any:
+    """numpy scalars -> Python scalars (so ``result.significant is True`` holds); anything else unchanged."""
+    if isinstance(value, np.bool_):
+        return bool(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.floating):
+        return float(value)
+    return value
+
+
+def _scalar(default: Any = attrs.NOTHING) -> Any:
+    return attrs.field(default=default, converter=_plain)
+
+
 @attrs.frozen(kw_only=True)
 class Result:
     """Base of every result: ``warnings`` say why a conclusion could not be drawn."""
@@ -67,10 +82,10 @@ class TestResult(Result):
 
     __test__ = False  # not a pytest test class
 
-    statistic: float | None
-    pvalue: float | None
-    alpha: float
-    reject: bool
+    statistic: float | None = _scalar()
+    pvalue: float | None = _scalar()
+    alpha: float = _scalar()
+    reject: bool = _scalar()
     alternative: str = "two-sided"
     method: str = ""
     details: Mapping[str, Any] = attrs.field(factory=dict)
@@ -91,12 +106,12 @@ class TestResult(Result):
 class Comparison(Result):
     """Two systems compared: a speedup estimate (>1: candidate faster), its interval and a verdict."""
 
-    estimate: float | None
-    ci_low: float | None
-    ci_high: float | None
-    confidence: float | None
-    pvalue: float | None
-    significant: bool | None
+    estimate: float | None = _scalar()
+    ci_low: float | None = _scalar()
+    ci_high: float | None = _scalar()
+    confidence: float | None = _scalar()
+    pvalue: float | None = _scalar()
+    significant: bool | None = _scalar()
     verdict: str
     details: Mapping[str, Any] = attrs.field(factory=dict)
 
@@ -108,10 +123,10 @@ class Comparison(Result):
 class Estimate(Result):
     """One number estimated from one system, with its interval (e.g. ``mean-ci``)."""
 
-    estimate: float | None
-    ci_low: float | None = None
-    ci_high: float | None = None
-    confidence: float | None = None
+    estimate: float | None = _scalar()
+    ci_low: float | None = _scalar(None)
+    ci_high: float | None = _scalar(None)
+    confidence: float | None = _scalar(None)
     details: Mapping[str, Any] = attrs.field(factory=dict)
 
     def confidence_interval(self) -> tuple[float | None, float | None]:
