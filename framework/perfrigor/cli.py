@@ -590,7 +590,8 @@ def cmd_demo(args: argparse.Namespace, stdout) -> int:
         chosen = [str(p) for p in files]
     else:
         raise DataError(f"bundled example {args.example!r} ({folder}) holds no data file")
-    print(f"perfrigor demo: {name} pipeline on the bundled example {args.example!r}: "
+    what = f"the pipeline of {args.config}" if args.config else f"the {name} pipeline"
+    print(f"perfrigor demo: {what} on the bundled example {args.example!r}: "
           f"{', '.join(Path(c).name for c in chosen)}", file=sys.stderr)
     spec, where = _pipeline_spec(args)
     inputs = load_inputs(chosen, _reader_options(args, _spec_input_options(spec)))

@@ -229,7 +229,7 @@ def layout(report) -> list[Block]:
                 for key, res in results.items():
                     # an Estimate's or a test's describe() already states its numbers
                     plain = isinstance(res, Estimate | TestResult)
-                    nums = "" if plain else "; ".join(f"{k} {v}" for k, v in key_numbers(res))
+                    nums = "" if plain else "; ".join(f"{k} {v}" for k, v in key_numbers(res) if v != "-")
                     blocks.append(Items([f"{key}: {res.describe()}" + (f"\n{nums}" if nums else "")]))
         elif has_bench:
             blocks.append(_step_table(per_bench, estimate_kind(step.component)))
