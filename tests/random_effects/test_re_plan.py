@@ -59,6 +59,7 @@ def test_libkalibera_optimal_repetitions():
     """libkalibera test_data.py: optimalreps(i, (100, 20, 3), round=False) = [4.2937, 1.3023]; rounded [5, 2]."""
     lk = pr.get("experiment-plan", costs=[100, 20, 3], cost_convention="libkalibera").estimate(LIBKALIBERA)
     np.testing.assert_allclose(lk.optimal, [4.2937, 1.3023], atol=5e-5)
+    assert lk.details["optimal"] == list(lk.optimal)
     assert lk.repetitions == (5, 2)
     # the same in the paper's units: c = [20/3, 100/3]
     paper = pr.get("experiment-plan", costs=[20 / 3, 100 / 3]).estimate(LIBKALIBERA)

@@ -288,7 +288,7 @@ class ExperimentPlanner(pr.Estimator):
         lines.append("Run the final experiment with these counts for both systems, then use mean-ci "
                      "(one system) and fieller or bootstrap-ratio (the change).")
         details = {
-            "confidence": self.confidence, "original_top_level": names[-1],
+            "confidence": self.confidence, "original_top_level": names[-1], "optimal": list(optimal_full),
             "kept_levels": [names[k - 1] for k in kept], "costs_used": cur_costs,
             "fixed_cost": overhead, "cost_per_top_unit": unit_cost, "T2_used": list(stats.T2),
             "S2_used": list(stats.S2), "counts_initial": list(initial.counts), "mean": mean,
