@@ -169,6 +169,13 @@ class Component:
         """Run once on a suite (``scope == "suite"`` components)."""
         raise NotImplementedError(f"{self.name} does not run on a whole suite")
 
+    def for_benchmark(self, info: Any) -> Component:
+        """The component to run on one benchmark given its ``BenchmarkInfo`` (or None); default: itself.
+
+        Override to honour per-benchmark settings read with a suite (e.g. a confidence level per row).
+        """
+        return self
+
     def summarize(self, suite: Suite, results: Mapping[str, Mapping[str, Result]]) -> SuiteSummary | None:
         """Optional suite-level summary of this step's per-benchmark results (e.g. overall speedup)."""
         return None

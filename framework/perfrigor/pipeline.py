@@ -289,7 +289,8 @@ class Pipeline:
                     continue
                 copies = {s.id: _seeded(s.component, len(benchmarks)) for s in stage}
                 futures = [
-                    pool.submit(_run_stage, [(s.id, copies[s.id][i]) for s in stage], b, suite[b],
+                    pool.submit(_run_stage, [(s.id, copies[s.id][i].for_benchmark(suite.info.get(b))) for s in stage],
+                                b, suite[b],
                                 baseline, candidate, per_bench[b])
                     for i, b in enumerate(benchmarks)
                 ]
