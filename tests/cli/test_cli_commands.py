@@ -232,6 +232,16 @@ def test_run_joins_one_system_suites_by_benchmark(toy, tmp_path, capsys):
     assert_usage_error(code, err, "holds several systems")
 
 
+def test_run_weight_and_precision_shorthands(toy, capsys):
+    code, out, err = run(capsys, "run", "-p", "toy", str(FIX / "tidy.csv"), "--weight", "custom",
+                         "--precision", "0.1", "--format", "json")
+    assert code == 0, err
+    steps = {s["id"]: s["params"] for s in json.loads(out)["steps"]}
+    assert steps["toy-suite"] == {"weight": "custom", "precision": 0.1}
+    code, _, err = run(capsys, "run", "-p", "toy", str(FIX / "tidy.csv"), "--precision", "2")
+    assert_usage_error(code, err, "precision must lie in")
+
+
 def test_run_usage(toy, files, capsys):
     code, _, err = run(capsys, "run")
     assert_usage_error(code, err, "give a pipeline config")
@@ -239,8 +249,10 @@ def test_run_usage(toy, files, capsys):
     assert_usage_error(code, err, "is not a pipeline config")
     code, _, err = run(capsys, "run", "-p", "toy")
     assert_usage_error(code, err, "no data files")
-    code, _, err = run(capsys, "run", "-p", "toy", files["old"], files["new"], "--weight", "equal")
-    assert_usage_error(code, err, "--weight: no step of pipeline 'toy' has a parameter 'weight'")
+    cfg = files["dir"] / "noweight.toml"
+    cfg.write_text('[[steps]]\ncomponent = "toy-ratio"\n')
+    code, _, err = run(capsys, "run", str(cfg), files["old"], files["new"], "--weight", "equal")
+    assert_usage_error(code, err, "--weight: no step of pipeline 'custom' has a parameter 'weight'")
     bad = files["dir"] / "bad.toml"
     bad.write_text("[[steps]\ncomponent = 1\n")
     code, _, err = run(capsys, "run", str(bad), files["old"])

@@ -68,6 +68,8 @@ class ToySuite(pr.Comparator):
 
     name: ClassVar[str] = "toy-suite"
     scope: ClassVar[str] = "suite"
+    weight: str = pr.choice_param("equal", "custom", "fraction")
+    precision: float = pr.float_param(0.05, minimum=0.0, maximum=1.0, strict=True)
 
     def compare(self, baseline, candidate):
         b = pr.as_sample_mapping(baseline, "baseline")
