@@ -166,3 +166,23 @@ def test_bad_input():
         Fieller(threshold=1.5)
     with pytest.raises(ValueError, match="distribution"):
         Fieller(distribution="z")
+
+
+def test_interval_properties_on_random_data():
+    # Holds for any data: the estimate lies inside; a higher confidence gives a wider interval;
+    # the interval scales with the data (Fieller is scale-invariant in each system).
+    rng = np.random.default_rng(12)
+    for _ in range(200):
+        m = int(rng.integers(2, 12))
+        old = rng.gamma(5, 1, (m, 3)) + 1
+        new = rng.gamma(5, 1, (m, 3)) * rng.uniform(0.5, 2) + 1
+        r95, r80 = Fieller().compare(old, new), Fieller(confidence=0.8).compare(old, new)
+        if r95.ci_low is None:
+            continue
+        a, b = r95.details["ratio"], r80.details["ratio"]
+        assert a["ci_low"] <= b["ci_low"] <= b["estimate"] <= b["ci_high"] <= a["ci_high"]
+        scaled = Fieller().compare(old * 3, new * 6).details["ratio"]
+        assert scaled["ci_low"] == pytest.approx(2 * a["ci_low"]) and scaled["ci_high"] == pytest.approx(
+            2 * a["ci_high"])
+        # significance at h = 0 agrees with the p-value of the test the interval inverts
+        assert r95.significant == (r95.pvalue < 0.05)
