@@ -76,7 +76,7 @@ class HPT(pr.Comparator):
                 f"even at speedup 1 the HPT confidence that the candidate outperforms the baseline is "
                 f"{_conf(engine.evaluate(1.0).confidence)} < {self.confidence:g}: no r-Speedup (>= 1) exists; "
                 + (f"the estimate {below:.2f} is the largest speedup below 1 that HPT supports with that confidence"
-                   if below is not None else "no speedup from 0.01 up is supported either, so no estimate"))
+                   if below is not None else "no speedup down to 0.01 is supported either, so there is no estimate"))
         details = self._details(scores, engine, at, r_speedup, capped, gm, at_gm, reverse)
         details["speedup_below_one"] = below
         return pr.Comparison(estimate=estimate, ci_low=None, ci_high=None, confidence=self.confidence,
@@ -98,9 +98,11 @@ class HPT(pr.Comparator):
             m_c, m_b = g.sizes
             if levels.min_level1_pvalue(m_c, m_b) > g.alpha + levels.EPS:
                 names = [engine.scores.benchmarks[i] for i in g.index]
+                needed = next(m for m in range(1, levels.EXACT_RUNS + 1)
+                              if levels.min_level1_pvalue(m, m) <= g.alpha + levels.EPS)
                 out.append(f"benchmark(s) {_names(names)}: with {m_c} candidate and {m_b} baseline run(s) the "
                            f"rank-sum test can never reach confidence {1 - g.alpha:g}, so they always count as "
-                           f"ties (d = 0); HPT needs at least 3 runs per system")
+                           f"ties (d = 0); that takes at least {needed} runs per system")
         if levels.min_level2_pvalue(engine.n) > 1 - self.confidence + levels.EPS:
             out.append(f"with {engine.n} benchmark(s) the signed-rank test can never reach confidence "
                        f"{self.confidence:g} (at most {1 - levels.min_level2_pvalue(engine.n):.4g})")
