@@ -179,6 +179,8 @@ def test_bad_input_is_reported():
         rs.bootstrap_means(np.ones((2, 3)), 10, levels="RRN")
     with pytest.raises(pr.ConfigError, match="R/N"):
         rs.bootstrap_means(np.ones((2, 3)), 10, levels="bogus")
+    with pytest.raises(pr.ConfigError, match="one bool per level"):
+        rs.bootstrap_means(np.ones((2, 3)), 10, levels=3)
     with pytest.raises(pr.ConfigError, match="n_bootstrap"):
         rs.bootstrap_means(np.ones(3), 0)
     with pytest.raises(pr.ConfigError, match="chunk_size"):

@@ -32,6 +32,12 @@ from .components import check_random_state
 from .data import as_array
 from .errors import ConfigError, DataError
 
+__all__ = [
+    "CHUNK_DRAWS", "bootstrap", "bootstrap_means", "bootstrap_means_joint", "bootstrap_ratio",
+    "default_chunk_size", "flat_indices", "gather", "percentile_interval", "resample_indices",
+    "resampling_scheme",
+]
+
 #: Values drawn per chunk by default (a few MB of indices: fits in cache, bounds memory).
 CHUNK_DRAWS = 1 << 18
 
@@ -64,7 +70,11 @@ def resampling_scheme(levels: str | Sequence[bool] | None, ndim: int) -> Scheme:
             return tuple(ch == "r" for ch in word)
         raise ConfigError(f"resampling levels must be 'all', 'top', 'flat' or a pattern of R/N letters "
                           f"(one per level, top first, e.g. 'RRN'), got {levels!r}")
-    flags = tuple(bool(f) for f in levels)
+    try:
+        flags = tuple(bool(f) for f in levels)
+    except TypeError:
+        raise ConfigError(f"resampling levels must be a name, an R/N pattern or one bool per level, "
+                          f"got {levels!r}") from None
     if len(flags) != ndim:
         raise ConfigError(f"resampling flags {tuple(levels)!r}: {len(flags)} flag(s) for data with {ndim} level(s)")
     return flags
