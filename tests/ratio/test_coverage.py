@@ -75,3 +75,21 @@ def test_bootstrap_coverage_near_nominal_at_ten_binaries():
     high = np.quantile(ratios, 0.975, axis=0, method="inverted_cdf")
     coverage = np.mean((low < THETA) & (THETA < high))
     assert 0.92 <= coverage <= 0.975
+
+
+@pytest.mark.slow
+def test_false_alarms_fall_with_a_threshold():
+    # §8.3 / spec §13.10: with θ = 1 the 0%-threshold false-alarm rate is at most about 5% (3.6% here: t is
+    # conservative), and a 1% threshold cuts it sharply (1.2%, 2%: 0.3%); the decision is the shared `decide`.
+    from perfrigor_plugins.ratio import decide
+
+    rng = np.random.default_rng(5)
+    n, shape = 10_000, (10, 5, 4)
+    old = simulate(rng, n, shape, 1.0).reshape(n, 10, -1).mean(axis=2)
+    new = simulate(rng, n, shape, 1.0).reshape(n, 10, -1).mean(axis=2)
+    low, high = fieller_bounds(new.mean(axis=1), old.mean(axis=1), new.var(axis=1, ddof=1) / 10,
+                               old.var(axis=1, ddof=1) / 10, special.stdtrit(9, 0.975))
+    rates = {h: np.mean([decide(lo, hi, h) == "beyond" for lo, hi in zip(low, high, strict=True)])
+             for h in (0.0, 0.01, 0.02)}
+    assert 0.025 <= rates[0.0] <= 0.055
+    assert rates[0.01] < rates[0.0] / 2 and rates[0.02] < rates[0.01]
