@@ -41,6 +41,16 @@ def number(raw: Any, where: str, what: str = "value") -> float:
     return v
 
 
+def numbers(values: list, path: Path, what: str) -> list[float]:
+    """A list of finite floats; the first bad element is named with its line (when known)."""
+    if all(type(v) in (int, float) for v in values):
+        floats = [float(v) for v in values]
+        if all(math.isfinite(v) for v in floats):
+            return floats
+    lines = getattr(values, "lines", None) or [getattr(values, "line", None)] * len(values)
+    return [number(v, at(path, ln), what) for v, ln in zip(values, lines, strict=True)]
+
+
 def at(path: Path, line: int | None) -> str:
     """``"FILE, line N"`` (or just the file when the line is unknown)."""
     return f"{path}, line {line}" if line else str(path)

@@ -36,7 +36,9 @@ class GoogleBenchmarkReader:
             raise DataError(f"{path}: the Google Benchmark format takes only metric=, not {sorted(options)}")
         if metric not in ("real_time", "cpu_time"):
             raise DataError(f"{path}: metric must be 'real_time' or 'cpu_time', got {metric!r}")
-        doc = _jsonlines.load(path)
+        return _jsonlines.read_with_lines(path, lambda doc: self._convert(doc, path, metric))
+
+    def _convert(self, doc: Any, path: Path, metric: str) -> Sample | Suite:
         entries = doc.get("benchmarks") if isinstance(doc, dict) else None
         if not isinstance(entries, list):
             raise DataError(f"{at(path, line_of(doc))}: not a Google Benchmark file (no \"benchmarks\" array)")

@@ -14,7 +14,7 @@ from typing import Any
 from ..data import Sample, Suite
 from ..errors import DataError
 from . import _jsonlines
-from ._common import at, number, sample_or_suite
+from ._common import at, numbers, sample_or_suite
 from ._jsonlines import line_of
 
 
@@ -31,7 +31,9 @@ class HyperfineReader:
     def read(self, path: Path, benchmark: str | None = None, **options: Any) -> Sample | Suite:
         if options:
             raise DataError(f"{path}: the hyperfine format takes only benchmark=, not {sorted(options)}")
-        doc = _jsonlines.load(path)
+        return _jsonlines.read_with_lines(path, lambda doc: self._convert(doc, path, benchmark))
+
+    def _convert(self, doc: Any, path: Path, benchmark: str | None) -> Sample | Suite:
         results = doc.get("results") if isinstance(doc, dict) else None
         if not isinstance(results, list) or not results:
             raise DataError(f"{at(path, line_of(doc))}: not a hyperfine export (no \"results\" array)")
@@ -46,8 +48,7 @@ class HyperfineReader:
             if not isinstance(times, list) or not times:
                 raise DataError(f"{at(path, line_of(res))}: command {command!r} has no \"times\" "
                                 "(export with a hyperfine recent enough to write them)")
-            lines = getattr(times, "lines", [line_of(res)] * len(times))
-            values = [number(t, at(path, ln), f"command {command!r} time") for t, ln in zip(times, lines, strict=True)]
+            values = numbers(times, path, f"command {command!r} time")
             metadata: dict[str, Any] = {"format": "hyperfine"}
             codes = res.get("exit_codes") or []
             failed = sum(1 for c in codes if c not in (0, None))

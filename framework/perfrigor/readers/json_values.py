@@ -15,8 +15,8 @@ from typing import Any
 from ..data import Sample, Suite
 from ..errors import DataError
 from . import _jsonlines
-from ._common import at, number, sample_or_suite
-from ._jsonlines import JDict, JList, line_of
+from ._common import at, number, numbers, sample_or_suite
+from ._jsonlines import line_of
 
 
 def _values(node: Any, path: Path, what: str) -> list | float:
@@ -25,6 +25,8 @@ def _values(node: Any, path: Path, what: str) -> list | float:
         return number(node, at(path, line_of(node, 0) or None), what)
     if not node:
         raise DataError(f"{at(path, line_of(node))}: {what}: empty array")
+    if not any(isinstance(child, list) for child in node):
+        return numbers(node, path, what)
     lines = getattr(node, "lines", [line_of(node)] * len(node))
     out = []
     shape = None
@@ -62,19 +64,21 @@ class JsonValuesReader:
         if options:
             raise DataError(f"{path}: the JSON values format takes only unit= and lower_is_better=, "
                             f"not {sorted(options)}")
-        data = _jsonlines.load(path)
+        return _jsonlines.read_with_lines(path, lambda data: self._convert(data, path, unit, lower_is_better))
 
+    @staticmethod
+    def _convert(data: Any, path: Path, unit: str, lower_is_better: bool) -> Sample | Suite:
         def sample(node: Any, what: str, name: str) -> Sample:
             return Sample(_values(node, path, what), unit=unit, lower_is_better=lower_is_better,
                           name=name, source=str(path))
 
-        if isinstance(data, JList):
+        if isinstance(data, list):
             if data and all(isinstance(d, dict) for d in data):
                 from .tidy import TidyJsonReader
 
                 return TidyJsonReader.from_records(data, path, unit=unit, lower_is_better=lower_is_better)
             return sample(data, "values", path.name)
-        if not isinstance(data, JDict) or not data:
+        if not isinstance(data, dict) or not data:
             raise DataError(f"{path}: expected an array of numbers or an object {{benchmark: ...}}")
         out: dict[str, dict[str, Sample]] = {}
         for bench, node in data.items():

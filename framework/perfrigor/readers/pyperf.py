@@ -18,7 +18,7 @@ from typing import Any
 from ..data import Sample, Suite
 from ..errors import DataError
 from . import _jsonlines
-from ._common import UNIT_ALIASES, at, number, sample_or_suite
+from ._common import UNIT_ALIASES, at, numbers, sample_or_suite
 from ._jsonlines import line_of
 
 
@@ -35,7 +35,9 @@ class PyperfReader:
     def read(self, path: Path, **options: Any) -> Sample | Suite:
         if options:
             raise DataError(f"{path}: the pyperf format takes no option(s) {sorted(options)}")
-        doc = _jsonlines.load(path)
+        return _jsonlines.read_with_lines(path, lambda doc: self._convert(doc, path))
+
+    def _convert(self, doc: Any, path: Path) -> Sample | Suite:
         if not isinstance(doc, dict) or not isinstance(doc.get("benchmarks"), list):
             raise DataError(f"{at(path, line_of(doc))}: not a pyperf file (no \"benchmarks\" array)")
         common = doc.get("metadata") or {}
@@ -69,9 +71,9 @@ class PyperfReader:
             if not values:
                 calibration += 1  # a calibration run: warmups only
                 continue
-            lines = getattr(values, "lines", [line_of(run)] * len(values))
-            per_run.append([number(v, at(path, ln), f"benchmark {name!r}, run {r} value")
-                            for v, ln in zip(values, lines, strict=True)])
+            if not isinstance(values, list):
+                raise DataError(f"{at(path, line_of(run))}: benchmark {name!r}, run {r}: \"values\" is not an array")
+            per_run.append(numbers(values, path, f"benchmark {name!r}, run {r} value"))
         if not per_run:
             raise DataError(f"{at(path, line_of(bench))}: benchmark {name!r} has runs but no values "
                             "(only warmups / calibration)")

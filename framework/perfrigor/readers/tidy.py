@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -162,22 +163,24 @@ def build_table(rows: Iterable[tuple[int, Mapping[str, Any]]], columns: Sequence
     units: dict[tuple[str, str], set[str]] = {}
     depth = len(m.levels)
     for line, row in rows:
-        where = at(path, line)
-        bench = default_bench if m.benchmark is None else _label(row.get(m.benchmark), where, m.benchmark)
-        system = default_system if m.system is None else _label(row.get(m.system), where, m.system)
-        value = number(row.get(m.value), where, f"{m.value!r}")
+        bench = default_bench if m.benchmark is None else _label(row.get(m.benchmark), path, line, m.benchmark)
+        system = default_system if m.system is None else _label(row.get(m.system), path, line, m.system)
+        raw = row.get(m.value)
+        value = _fast_float(raw)
+        if value is None:  # not a plain finite number: let number() say what is wrong, and where
+            value = number(raw, at(path, line), f"{m.value!r}")
         node = groups.setdefault(bench, {}).get(system)
         if node is None:
             node = groups[bench][system] = _Unit(line)
         for level in m.levels:
-            key = _label(row.get(level), where, level)
+            key = _label(row.get(level), path, line, level)
             child = node.children.get(key)
             if child is None:
                 child = node.children[key] = _Unit(line)
             node = child
         node.rows.append((line, value))
         if m.unit_column is not None:
-            units.setdefault((bench, system), set()).add(_label(row.get(m.unit_column), where, m.unit_column))
+            units.setdefault((bench, system), set()).add(_label(row.get(m.unit_column), path, line, m.unit_column))
     if not groups:
         raise DataError(f"{path}: no measurements (only a header)")
     data: dict[str, dict[str, Sample]] = {}
@@ -206,9 +209,26 @@ def build_table(rows: Iterable[tuple[int, Mapping[str, Any]]], columns: Sequence
     return sample_or_suite(data, path)
 
 
-def _label(raw: Any, where: str, column: str) -> str:
+def _fast_float(raw: Any) -> float | None:
+    """``float(raw)`` for a finite number or numeric string, else None (the slow path explains)."""
+    kind = type(raw)
+    if kind is str or kind is float or kind is int:
+        try:
+            v = float(raw)
+        except ValueError:
+            return None
+        return v if math.isfinite(v) else None
+    return None
+
+
+def _label(raw: Any, path: Path, line: int, column: str) -> str:
+    """A benchmark, system or level value as a name."""
+    if type(raw) is str:
+        text = raw.strip()
+        if text:
+            return text
     if raw is None or (isinstance(raw, str) and not raw.strip()):
-        raise DataError(f"{where}: missing {column!r}")
+        raise DataError(f"{at(path, line)}: missing {column!r}")
     if isinstance(raw, float) and raw.is_integer():
         raw = int(raw)
     return str(raw).strip()
@@ -293,8 +313,7 @@ class TidyJsonReader:
         return re.match(r"\s*\[\s*\{", head) is not None
 
     def read(self, path: Path, **options: Any) -> Sample | Suite:
-        data = _jsonlines.load(path)
-        return self.from_records(data, path, **options)
+        return _jsonlines.read_with_lines(path, lambda data: self.from_records(data, path, **options))
 
     @staticmethod
     def from_records(data: Any, path: Path, **options: Any) -> Sample | Suite:
