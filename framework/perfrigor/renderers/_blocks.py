@@ -1,10 +1,11 @@
 """A report laid out once, as format-neutral blocks that each renderer draws.
 
-The layout (what a person reads, in order): the header (pipeline, systems,
-inputs per benchmark), then one section per step (for one benchmark, each
-result's ``describe()`` and key numbers; for a suite, a table per step with
-estimate, CI, p-value, significance and verdict), the suite-level results, the
-warnings grouped by benchmark, and the steps that could not run. Generic over
+The layout (what a person reads, in order): the header (pipeline, systems), a
+summary of what each comparison concluded, the steps, the inputs per
+benchmark, then one section per per-benchmark step (for one benchmark, each
+result's ``describe()`` and key numbers; for a suite, a table with estimate,
+CI, p-value, significance and verdict), the suite-level results, the warnings
+grouped by benchmark, and the steps that could not run. Generic over
 result types: it uses ``describe()``, the Comparison / TestResult / Estimate
 fields, and ``to_dict()`` for anything else.
 """
@@ -220,8 +221,7 @@ def layout(report) -> list[Block]:
     for step in report.steps:
         per_bench = {b: steps.get(step.id, {}) for b, steps in report.benchmark_results.items()}
         has_bench = any(per_bench.values())
-        suite_res = report.suite_results.get(step.id)
-        if not has_bench and suite_res is None:
+        if not has_bench:
             continue
         blocks.append(Heading(f"{step.id} ({step.component})"))
         if has_bench and single:
@@ -231,10 +231,13 @@ def layout(report) -> list[Block]:
                     plain = isinstance(res, Estimate | TestResult)
                     nums = "" if plain else "; ".join(f"{k} {v}" for k, v in key_numbers(res) if v != "-")
                     blocks.append(Items([f"{key}: {res.describe()}" + (f"\n{nums}" if nums else "")]))
-        elif has_bench:
+        else:
             blocks.append(_step_table(per_bench, estimate_kind(step.component)))
-        if suite_res is not None:
-            blocks += _suite_result(suite_res)
+    suite_steps = [s for s in report.steps if s.id in report.suite_results]
+    if suite_steps:
+        blocks.append(Heading("Suite results"))
+        for step in suite_steps:
+            blocks += _suite_result(step, report.suite_results[step.id])
     warnings = _warnings(report)
     if warnings:
         blocks.append(Heading("Warnings"))
@@ -265,17 +268,17 @@ def _step_table(per_bench: Mapping[str, Mapping[str, Result]], kind: str) -> Tab
                  [[t[i] for i in keep] for t in tones])
 
 
-def _suite_result(res: Result) -> list[Block]:
+def _suite_result(step, res: Result) -> list[Block]:
+    """A suite-level result: a step's SuiteSummary (title, text, values) or a suite comparator's."""
+    where = f"{step.id} ({step.component})"
     if isinstance(res, SuiteSummary):
-        out: list[Block] = [Para(f"Suite: {res.title}" + (f". {res.text}" if res.text and "\n" not in res.text else ""))]
-        if res.text and "\n" in res.text:
+        one_line = res.text and "\n" not in res.text
+        out: list[Block] = [Para(f"{where}: {res.title}" + (f". {res.text}" if one_line else ""))]
+        if res.text and not one_line:
             out.append(Items([ln for ln in res.text.splitlines() if ln.strip()]))
-        nums = key_numbers(res)
-        if nums:
-            out.append(Table(["quantity", "value"], [[k, v] for k, v in nums]))
-        return out
-    nums = key_numbers(res)
-    out = [Para(f"Suite: {res.describe()}")]
+    else:
+        out = [Para(f"{where}: {res.describe()}")]
+    nums = [(k, v) for k, v in key_numbers(res) if v != "-"]
     if nums:
         out.append(Table(["quantity", "value"], [[k, v] for k, v in nums]))
     return out
