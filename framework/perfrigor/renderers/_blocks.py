@@ -224,13 +224,15 @@ def layout(report) -> list[Block]:
         if not has_bench:
             continue
         blocks.append(Heading(f"{step.id} ({step.component})"))
-        if has_bench and single:
-            for _bench, results in per_bench.items():
+        if single:
+            items = []
+            for results in per_bench.values():
                 for key, res in results.items():
                     # an Estimate's or a test's describe() already states its numbers
                     plain = isinstance(res, Estimate | TestResult)
                     nums = "" if plain else "; ".join(f"{k} {v}" for k, v in key_numbers(res) if v != "-")
-                    blocks.append(Items([f"{key}: {res.describe()}" + (f"\n{nums}" if nums else "")]))
+                    items.append(f"{key}: {res.describe()}" + (f"\n{nums}" if nums else ""))
+            blocks.append(Items(items))
         else:
             blocks.append(_step_table(per_bench, estimate_kind(step.component)))
     suite_steps = [s for s in report.steps if s.id in report.suite_results]
