@@ -40,7 +40,7 @@ def test_agrees_with_fieller_on_large_experiments():
     rng = np.random.default_rng(11)
     old = 10 + rng.normal(0, 0.3, (30, 1, 1)) + rng.normal(0, 0.5, (30, 8, 1)) + rng.normal(0, 0.2, (30, 8, 10))
     new = 9.5 + rng.normal(0, 0.3, (30, 1, 1)) + rng.normal(0, 0.5, (30, 8, 1)) + rng.normal(0, 0.2, (30, 8, 10))
-    boot = BootstrapRatio(random_state=0).compare(old, new).details["ratio"]
+    boot = BootstrapRatio(n_bootstrap=4000, random_state=0).compare(old, new).details["ratio"]
     fieller = Fieller().compare(old, new).details["ratio"]
     width = fieller["ci_high"] - fieller["ci_low"]
     assert boot["ci_low"] == pytest.approx(fieller["ci_low"], abs=0.15 * width)
