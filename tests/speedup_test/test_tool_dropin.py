@@ -121,3 +121,25 @@ def test_real_spec_suites_run(cfg):
         res = report.result("mean", bench)
         assert res.details["branch"] == ("large" if min(res.details["n_baseline"], res.details["n_candidate"]) > 30
                                          else "small")
+
+
+def test_paper_section_6_1_spec_cpu2006():
+    # P§6.1 (spec V-4): overall gain 0.464 / speedup 1.865 for mean and median; all 34 speedups significant at 95%
+    report = pr.pipeline("speedup-test").run(pr.read(need(DATA / "SPEC2006" / "spec2006.cfg")))
+    for step in ("mean", "median"):
+        values = report.suite_results[step].values
+        assert round(values["overall_speedup"], 3) == 1.865 and round(values["overall_gain"], 3) == 0.464
+        assert values["significant"] == values["total"] == 34
+
+
+def test_paper_section_6_2_spec_omp2001_icc():
+    # P§6.2 (spec V-5): mean 0.441 / 1.79, median 0.443 / 1.797; 14 of 45 rejected at 95%;
+    # a/b = 31/45 = 0.689, 95% interval [0.532; 0.814], 330 benchmarks for r = 0.05
+    report = pr.pipeline("speedup-test").run(pr.read(need(DATA / "SPECOMP2001" / "speedup-test-omp2001-icc.cfg")))
+    mean, median = report.suite_results["mean"].values, report.suite_results["median"].values
+    assert (round(mean["overall_gain"], 3), round(mean["overall_speedup"], 3)) == (0.441, 1.79)
+    assert (round(median["overall_gain"], 3), round(median["overall_speedup"], 3)) == (0.443, 1.797)
+    prop = report.suite_results["proportion-mean"]
+    assert (prop.details["accelerated"], prop.details["total"]) == (31, 45)
+    assert (round(prop.ci_low, 3), round(prop.ci_high, 3)) == (0.532, 0.814)
+    assert prop.details["needed_benchmarks"] == 330
