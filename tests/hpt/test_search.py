@@ -10,8 +10,10 @@ from perfrigor_plugins.hpt.engine import Engine
 from perfrigor_plugins.hpt.scores import prepare
 
 
-def random_suite(seed: int, n: int = 14, speedup: float = 1.4, runs=(5,), decimals: int | None = 2):
-    """Times of a baseline and a candidate about ``speedup`` times faster; rounding makes ties."""
+def random_suite(seed: int, n: int = 14, speedup: float = 1.4, runs=(5,), decimals: int | None = 2,
+                 ragged: bool = False):
+    """Times of a baseline and a candidate about ``speedup`` times faster; rounding makes ties.
+    ``ragged``: every third benchmark's candidate has one run fewer."""
     rng = np.random.default_rng(seed)
     base, cand = {}, {}
     for i in range(n):
@@ -19,7 +21,7 @@ def random_suite(seed: int, n: int = 14, speedup: float = 1.4, runs=(5,), decima
         scale = rng.lognormal(0, 1)
         s = rng.lognormal(np.log(speedup), 0.3)
         b = scale * rng.lognormal(0, 0.05, m)
-        c = scale / s * rng.lognormal(0, 0.05, m)
+        c = scale / s * rng.lognormal(0, 0.05, m - (ragged and i % 3 == 0))
         if decimals is not None:
             b, c = np.round(b, decimals) + 10 ** -decimals, np.round(c, decimals) + 10 ** -decimals
         base[f"b{i}"], cand[f"b{i}"] = b, c
@@ -35,10 +37,13 @@ def linear_scan(engine: Engine, confidence: float, limit: int = 2000):
 
 
 @pytest.mark.parametrize("rule", ["p-value", "critical-value"])
-@pytest.mark.parametrize(("seed", "runs", "n"), [(0, (5,), 14), (1, (3,), 8), (2, (3, 7, 15), 12),
-                                                 (3, (12, 4), 30), (4, (6,), 26), (5, (2, 5), 10)])
-def test_vectorised_search_equals_linear_scan(rule, seed, runs, n):
-    base, cand = random_suite(seed, n=n, runs=runs)
+@pytest.mark.parametrize(("seed", "runs", "n", "ragged"), [
+    (0, (5,), 14, False), (1, (3,), 8, False), (2, (3, 7, 15), 12, False), (3, (12, 4), 30, False),
+    (4, (6,), 26, False), (5, (2, 5), 10, False),
+    (6, (5, 6, 7, 8), 20, True), (7, (9, 10, 13, 16), 16, True),  # padded groups
+])
+def test_vectorised_search_equals_linear_scan(rule, seed, runs, n, ragged):
+    base, cand = random_suite(seed, n=n, runs=runs, ragged=ragged)
     engine = Engine(prepare(base, cand), rule=rule)
     for confidence in (0.9, 0.95):
         estimate, capped = engine.r_speedup(confidence, max_speedup=100)
@@ -61,6 +66,17 @@ def test_search_below_one_equals_a_downward_scan(seed):
     assert engine.r_speedup(0.95, 100)[0] is None
     expected = next((1 - q / 100 for q in range(1, 100) if engine.evaluate(1 - q / 100).confidence >= 0.95), None)
     assert engine.speedup_below_one(0.95) == expected and expected is not None
+
+
+def test_padded_groups_give_the_same_results_as_one_benchmark_at_a_time():
+    base, cand = random_suite(9, n=12, runs=(5, 6, 7, 8, 11, 12, 13), ragged=True)
+    res = HPT(speedup=1.2).compare(base, cand)
+    assert len({v["runs"]["candidate"] for v in res.details["benchmarks"].values()}) > 5
+    for b, v in res.details["benchmarks"].items():
+        alone = HPT(speedup=1.2).compare({b: base[b]}, {b: cand[b]}).details["benchmarks"][b]
+        for key in ("rank_sum_candidate", "pvalue_candidate_better", "pvalue_baseline_better", "winner",
+                    "tied_runs", "median_candidate", "median_baseline", "level1_method", "runs"):
+            assert v[key] == alone[key], (b, key)
 
 
 def test_search_stops_at_max_speedup_and_says_so():

@@ -94,14 +94,16 @@ class HPT(pr.Comparator):
     def _limits(self, engine: Engine) -> list[str]:
         """Warnings when a level can never reach its significance level."""
         out = []
-        for g in engine.groups:
-            m_c, m_b = g.sizes
-            if levels.min_level1_pvalue(m_c, m_b) > g.alpha + levels.EPS:
-                names = [engine.scores.benchmarks[i] for i in g.index]
+        cases = sorted({(int(a), int(b), float(al)) for a, b, al in zip(engine.m_c, engine.m_b, engine.alpha,
+                                                                      strict=True)})
+        for m_c, m_b, alpha in cases:
+            if levels.min_level1_pvalue(m_c, m_b) > alpha + levels.EPS:
+                names = [engine.scores.benchmarks[i] for i in np.flatnonzero(
+                    (engine.m_c == m_c) & (engine.m_b == m_b) & (engine.alpha == alpha))]
                 needed = next(m for m in range(1, levels.EXACT_RUNS + 1)
-                              if levels.min_level1_pvalue(m, m) <= g.alpha + levels.EPS)
+                              if levels.min_level1_pvalue(m, m) <= alpha + levels.EPS)
                 out.append(f"benchmark(s) {_names(names)}: with {m_c} candidate and {m_b} baseline run(s) the "
-                           f"rank-sum test can never reach confidence {1 - g.alpha:g}, so they always count as "
+                           f"rank-sum test can never reach confidence {1 - alpha:g}, so they always count as "
                            f"ties (d = 0); that takes at least {needed} runs per system")
         if levels.min_level2_pvalue(engine.n) > 1 - self.confidence + levels.EPS:
             out.append(f"with {engine.n} benchmark(s) the signed-rank test can never reach confidence "
@@ -110,28 +112,28 @@ class HPT(pr.Comparator):
 
     def _details(self, scores: Scores, engine: Engine, at: Evaluation, r_speedup: float | None, capped: bool,
                  gm: float, at_gm: Evaluation, reverse: dict | None) -> dict[str, Any]:
-        per_bench = {}
+        tied = np.empty(engine.n, dtype=int)
         for g in engine.groups:
-            m_c, m_b = g.sizes
-            tied = levels.tied_values(np.concatenate([g.candidate / at.gamma, g.baseline], axis=1))
-            for j, i in enumerate(g.index):
-                u = float(at.u[i])
-                per_bench[scores.benchmarks[i]] = {
-                    "runs": {"candidate": m_c, "baseline": m_b},
-                    "rank_sum_candidate": u + m_c * (m_c + 1) / 2,
-                    "rank_sum_baseline": m_c * m_b - u + m_b * (m_b + 1) / 2,
-                    "pvalue_candidate_better": float(at.pvalue_candidate[i]),
-                    "pvalue_baseline_better": float(at.pvalue_baseline[i]),
-                    "level1_method": "exact" if g.exact else "normal",
-                    "benchmark_confidence": 1 - g.alpha,
-                    "winner": WINNERS[int(at.winner[i])],
-                    "median_candidate": float(engine.med_candidate[i] / at.gamma),
-                    "median_baseline": float(engine.med_baseline[i]),
-                    "d": float(at.d[i]),
-                    "rank": float(at.ranks[i]),
-                    "median_speedup": float(engine.med_candidate[i] / engine.med_baseline[i]),
-                    "tied_runs": int(tied[j]),
-                }
+            tied[g.index] = levels.tied_values(np.concatenate([g.candidate / at.gamma, g.baseline], axis=1))
+        per_bench = {}
+        for i, name in enumerate(scores.benchmarks):
+            m_c, m_b, u = int(engine.m_c[i]), int(engine.m_b[i]), float(at.u[i])
+            per_bench[name] = {
+                "runs": {"candidate": m_c, "baseline": m_b},
+                "rank_sum_candidate": u + m_c * (m_c + 1) / 2,
+                "rank_sum_baseline": m_c * m_b - u + m_b * (m_b + 1) / 2,
+                "pvalue_candidate_better": float(at.pvalue_candidate[i]),
+                "pvalue_baseline_better": float(at.pvalue_baseline[i]),
+                "level1_method": "exact" if levels.is_exact_level1(m_c, m_b) else "normal",
+                "benchmark_confidence": float(1 - engine.alpha[i]),
+                "winner": WINNERS[int(at.winner[i])],
+                "median_candidate": float(engine.med_candidate[i] / at.gamma),
+                "median_baseline": float(engine.med_baseline[i]),
+                "d": float(at.d[i]),
+                "rank": float(at.ranks[i]),
+                "median_speedup": float(engine.med_candidate[i] / engine.med_baseline[i]),
+                "tied_runs": int(tied[i]),
+            }
         wins = {name: int(np.sum(at.winner == code)) for code, name in WINNERS.items()}
         exact2 = engine.n < levels.EXACT_BENCHMARKS
         return {

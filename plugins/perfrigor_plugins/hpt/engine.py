@@ -1,7 +1,7 @@
 """The HPT procedure on a whole suite: one speedup-under-test, and the r-Speedup search.
 
-Benchmarks with the same run counts form a group whose level-1 tests run as one array
-operation. The r-Speedup search (Algorithm 1: gamma = 1.00, 1.01, ... until the confidence
+Benchmarks with similar run counts (the same powers of two) form a group whose level-1
+tests run as one array operation, shorter rows padded with values that never count. The r-Speedup search (Algorithm 1: gamma = 1.00, 1.01, ... until the confidence
 drops below r) never re-ranks the runs per step: the candidate's U statistic only falls
 as gamma grows, so each benchmark's level-1 outcome over the whole grid is given by two
 grid indices (where the candidate stops winning, where the baseline starts), found by a
@@ -25,17 +25,36 @@ CANDIDATE, TIE, BASELINE = 1, 0, -1
 
 @attrs.frozen
 class Group:
-    """Benchmarks sharing run counts: positions in suite order and their score matrices."""
+    """Benchmarks processed together: positions in suite order, padded score matrices, and
+    per row the run counts and the level-1 significance (1 - benchmark confidence)."""
 
     index: np.ndarray
-    candidate: np.ndarray  # (k, m_c)
-    baseline: np.ndarray  # (k, m_b)
-    alpha: float  # level-1 significance, 1 - benchmark confidence
-    exact: bool
+    candidate: np.ndarray  # (k, max m_c), padded with -inf
+    baseline: np.ndarray  # (k, max m_b), padded with +inf
+    m_c: np.ndarray
+    m_b: np.ndarray
+    alpha: np.ndarray
+    # the real extremes of each row, which bound where level 1 can still change
+    candidate_range: tuple[np.ndarray, np.ndarray]
+    baseline_range: tuple[np.ndarray, np.ndarray]
 
-    @property
-    def sizes(self) -> tuple[int, int]:
-        return self.candidate.shape[1], self.baseline.shape[1]
+    def doubled(self) -> Group:
+        """The group stacked on itself (to run two searches in one call)."""
+        return Group(*(np.concatenate([x, x]) for x in (self.index, self.candidate, self.baseline, self.m_c,
+                                                         self.m_b, self.alpha)),
+                     tuple(np.concatenate([x, x]) for x in self.candidate_range),
+                     tuple(np.concatenate([x, x]) for x in self.baseline_range))
+
+
+def _padded(rows: list[np.ndarray], fill: float) -> np.ndarray:
+    out = np.full((len(rows), max(r.size for r in rows)), fill)
+    for i, r in enumerate(rows):
+        out[i, :r.size] = r
+    return out
+
+
+def _bucket(size: int) -> int:
+    return 1 << max(int(size) - 1, 0).bit_length()
 
 
 @attrs.frozen
@@ -58,11 +77,6 @@ class Evaluation:
         return 1.0 - self.pvalue
 
 
-def default_benchmark_confidence(m_c: int, m_b: int) -> float:
-    """The paper's alpha_tau: 0.05 when m >= 5, 0.10 otherwise (as a confidence)."""
-    return 0.95 if min(m_c, m_b) >= 5 else 0.90
-
-
 class Engine:
     """HPT on prepared scores, for any speedup-under-test."""
 
@@ -70,18 +84,24 @@ class Engine:
         self.scores = scores
         self.rule = rule
         self.n = len(scores)
+        self.m_c = np.array([c.size for c in scores.candidate])
+        self.m_b = np.array([b.size for b in scores.baseline])
+        self.alpha = 1.0 - (np.full(self.n, benchmark_confidence) if benchmark_confidence
+                            else np.where(np.minimum(self.m_c, self.m_b) >= 5, 0.95, 0.90))
         self.med_candidate, self.med_baseline = np.empty(self.n), np.empty(self.n)
-        by_size: dict[tuple[int, int], list[int]] = {}
-        for i, (c, b) in enumerate(zip(scores.candidate, scores.baseline, strict=True)):
-            by_size.setdefault((c.size, b.size), []).append(i)
+        buckets: dict[tuple[int, int], list[int]] = {}
+        for i, (m_c, m_b) in enumerate(zip(self.m_c, self.m_b, strict=True)):
+            buckets.setdefault((_bucket(m_c), _bucket(m_b)), []).append(i)
         self.groups = []
-        for (m_c, m_b), idx in by_size.items():
-            conf = benchmark_confidence or default_benchmark_confidence(m_c, m_b)
-            cand = np.stack([scores.candidate[i] for i in idx])
-            base = np.stack([scores.baseline[i] for i in idx])
-            self.med_candidate[idx], self.med_baseline[idx] = np.median(cand, axis=1), np.median(base, axis=1)
-            self.groups.append(Group(np.array(idx), cand, base, 1.0 - conf,
-                                     levels.is_exact_level1(m_c, m_b)))
+        for idx in map(np.array, buckets.values()):
+            cand = [scores.candidate[i] for i in idx]
+            base = [scores.baseline[i] for i in idx]
+            self.med_candidate[idx] = np.nanmedian(_padded(cand, np.nan), axis=1)
+            self.med_baseline[idx] = np.nanmedian(_padded(base, np.nan), axis=1)
+            self.groups.append(Group(
+                idx, _padded(cand, -np.inf), _padded(base, np.inf), self.m_c[idx], self.m_b[idx], self.alpha[idx],
+                (np.array([c.min() for c in cand]), np.array([c.max() for c in cand])),
+                (np.array([b.min() for b in base]), np.array([b.max() for b in base]))))
 
     def gm_speedup(self) -> float:
         """The geometric-mean speedup the paper criticises (SPEC practice: median run, GM across benchmarks)."""
@@ -90,7 +110,7 @@ class Engine:
     # ------------------------------------------------------------ one speedup-under-test
     def _level1(self, group: Group, gamma: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         u = levels.candidate_u(group.candidate, group.baseline, gamma)
-        p_c, p_b = levels.level1_pvalues(u, *group.sizes, self.rule)
+        p_c, p_b = levels.level1_pvalues(u, group.m_c, group.m_b, self.rule)
         return u, p_c, p_b
 
     def _level2(self, winner: np.ndarray, gamma: np.ndarray) -> tuple:
@@ -168,16 +188,13 @@ class Engine:
         alpha = g.alpha + levels.EPS
         # past the largest (smallest) ratio candidate/baseline, U is 0 (m_c m_b): nothing changes
         if rising:
-            edge = g.candidate.max(axis=1) / g.baseline.min(axis=1) * (1 + 1e-8)
+            edge = g.candidate_range[1] / g.baseline_range[0] * (1 + 1e-8)
             last = np.searchsorted(gammas, edge, side="right")
         else:
-            edge = g.candidate.min(axis=1) / g.baseline.max(axis=1) * (1 - 1e-8)
+            edge = g.candidate_range[0] / g.baseline_range[1] * (1 - 1e-8)
             last = np.searchsorted(-gammas, -edge, side="right")
         last = np.minimum(last, top)
-
-        # both searches (rows :k for the candidate's outcome, k: for the baseline's) in one call
-        twice = attrs.evolve(g, candidate=np.concatenate([g.candidate, g.candidate]),
-                             baseline=np.concatenate([g.baseline, g.baseline]))
+        twice = g.doubled()  # rows :k search the candidate's outcome, rows k: the baseline's
 
         def flips(q: np.ndarray) -> np.ndarray:
             _, p_c, p_b = self._level1(twice, gammas[q])

@@ -17,6 +17,8 @@ How a half-integer statistic (ties, split zeros) is compared with them is ``rule
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import perfrigor as pr
 from scipy import stats as sps
@@ -31,8 +33,9 @@ EPS = 1e-12
 
 
 def tie_blocks(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Sort each row of ``x`` (values >= 0); give the order, and for every sorted position the
-    first and last position of its block of ties (neighbours within TIE_TOLERANCE, relative).
+    """Sort each row of ``x``; give the order, and for every sorted position the first and last
+    position of its block of ties (neighbours within TIE_TOLERANCE, relative; an infinite
+    value ties only with an equal one).
 
     Hand-written: scipy's rankdata only knows exact equality, and floating-point noise
     (1.03 - 0.76 != 1.27 - 1.00) would break the paper's ties.
@@ -42,7 +45,9 @@ def tie_blocks(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     n = x.shape[-1]
     pos = np.broadcast_to(np.arange(n), x.shape)
     new = np.ones(x.shape, dtype=bool)
-    new[..., 1:] = (xs[..., 1:] - xs[..., :-1]) > TIE_TOLERANCE * np.abs(xs[..., 1:])
+    upper, lower = xs[..., 1:], xs[..., :-1]
+    with np.errstate(invalid="ignore"):  # inf - inf between padding values
+        new[..., 1:] = ((upper - lower) > TIE_TOLERANCE * np.abs(upper)) | (np.isinf(upper) & (upper != lower))
     first = np.maximum.accumulate(np.where(new, pos, 0), axis=-1)
     ends = np.ones(x.shape, dtype=bool)
     ends[..., :-1] = new[..., 1:]
@@ -51,9 +56,9 @@ def tie_blocks(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def tied_values(x: np.ndarray) -> np.ndarray:
-    """Per row, how many values share their value with another (the exact tables ignore ties)."""
-    _, first, last = tie_blocks(x)
-    return (last > first).sum(axis=-1)
+    """Per row, how many finite values share their value with another (the exact tables ignore ties)."""
+    order, first, last = tie_blocks(x)
+    return ((last > first) & np.isfinite(np.take_along_axis(x, order, axis=-1))).sum(axis=-1)
 
 
 def midranks(x: np.ndarray) -> np.ndarray:
@@ -71,6 +76,8 @@ def candidate_u(candidate: np.ndarray, baseline: np.ndarray, gamma: np.ndarray) 
 
     ``candidate`` (k, m_c), ``baseline`` (k, m_b), ``gamma`` (k,): the number of pairs where
     the candidate is larger, ties counting one half; its midrank sum is ``U + m_c(m_c+1)/2``.
+    Rows with fewer runs are padded with -inf (candidate) and +inf (baseline): pads never
+    count, since no baseline lies below -inf and no candidate above +inf.
     """
     m_c = candidate.shape[1]
     pooled = np.concatenate([candidate / np.asarray(gamma, dtype=float)[:, None], baseline], axis=1)
@@ -82,24 +89,28 @@ def candidate_u(candidate: np.ndarray, baseline: np.ndarray, gamma: np.ndarray) 
     return np.where(is_base, 0.0, base_before + 0.5 * base_tied).sum(axis=1)
 
 
-def is_exact_level1(m_c: int, m_b: int) -> bool:
-    return max(m_c, m_b) < EXACT_RUNS
+def is_exact_level1(m_c: Any, m_b: Any) -> Any:
+    """Exact tables when both systems have fewer than 12 runs (elementwise for arrays)."""
+    return np.maximum(m_c, m_b) < EXACT_RUNS
 
 
-def level1_pvalues(u: np.ndarray, m_c: int, m_b: int, rule: str) -> tuple[np.ndarray, np.ndarray]:
-    """One-sided p-values (candidate better, baseline better) of the rank-sum test, per row."""
-    n_pairs = m_c * m_b
+def level1_pvalues(u: np.ndarray, m_c: Any, m_b: Any, rule: str) -> tuple[np.ndarray, np.ndarray]:
+    """One-sided p-values (candidate better, baseline better) of the rank-sum test, per row
+    (run counts ``m_c``, ``m_b``: numbers or one per row)."""
     u = np.asarray(u, dtype=float)
-    if is_exact_level1(m_c, m_b):
-        pmf = pr.stats.rank_sum_distribution(m_c, m_b)
-        sf = np.append(np.cumsum(pmf[::-1])[::-1], 0.0)  # sf[k] = P0(U >= k), k = 0..N+1
-        rnd = (lambda x: np.ceil(x - 1e-9)) if rule == "p-value" else (lambda x: np.floor(x + 1e-9))
-        idx_c = np.clip(rnd(u), 0, n_pairs + 1).astype(int)
-        idx_b = np.clip(rnd(n_pairs - u), 0, n_pairs + 1).astype(int)
-        return np.minimum(sf[idx_c], 1.0), np.minimum(sf[idx_b], 1.0)
+    m_c, m_b = np.broadcast_to(m_c, u.shape), np.broadcast_to(m_b, u.shape)
+    n_pairs = m_c * m_b
     # the paper's z = (R - m(2m+1)/2) / sqrt(m^2(2m+1)/12), written for unequal sizes
     z = (u - n_pairs / 2) / np.sqrt(n_pairs * (m_c + m_b + 1) / 12)
-    return sps.norm.sf(z), sps.norm.cdf(z)
+    p_c, p_b = sps.norm.sf(z), sps.norm.cdf(z)
+    exact = is_exact_level1(m_c, m_b)
+    rnd = (lambda x: np.ceil(x - 1e-9)) if rule == "p-value" else (lambda x: np.floor(x + 1e-9))
+    for a, b in {(int(a), int(b)) for a, b in zip(m_c[exact], m_b[exact], strict=True)}:
+        rows = exact & (m_c == a) & (m_b == b)
+        sf = np.append(np.cumsum(pr.stats.rank_sum_distribution(a, b)[::-1])[::-1], 0.0)  # P0(U >= k)
+        p_c[rows] = sf[np.clip(rnd(u[rows]), 0, a * b + 1).astype(int)]
+        p_b[rows] = sf[np.clip(rnd(a * b - u[rows]), 0, a * b + 1).astype(int)]
+    return np.minimum(p_c, 1.0), np.minimum(p_b, 1.0)
 
 
 def min_level1_pvalue(m_c: int, m_b: int) -> float:
