@@ -18,6 +18,8 @@ from scipy import integrate, special
 from .mixture import Mixture
 
 SQRT_2_OVER_PI = float(np.sqrt(2.0 / np.pi))
+#: where I3's quadrature breaks its range around the other versions' components (in their sds)
+STEPS = np.array([-8.0, -4.0, -2.0, -1.0, 0.0, 1.0, 2.0, 4.0, 8.0])
 
 
 # ------------------------------------------------------------------ I1 = E|X - Y|
@@ -54,8 +56,8 @@ def _count_greater(sorted_y: np.ndarray, t: np.ndarray, ties: str) -> np.ndarray
 def prob_less(x: np.ndarray, y: np.ndarray, delta: float = 0.0, ties: str = "strict") -> float:
     """I2 tilde (eq. 9 and the boxed Delta form): (1/nm) #{(i, j): x_i < y_j + delta}."""
     x = np.asarray(x, dtype=float).ravel()
-    y = np.sort(np.asarray(y, dtype=float).ravel())
-    return float(_count_greater(y, x - delta, ties).sum() / (x.size * y.size))
+    y = np.sort(np.asarray(y, dtype=float).ravel()) + delta  # y_j + delta, as the formula (not x_i - delta)
+    return float(_count_greater(y, x, ties).sum() / (x.size * y.size))
 
 
 def prob_less_gm(fx: Mixture, fy: Mixture, delta: float = 0.0) -> float:
@@ -91,8 +93,8 @@ def prob_smallest_gm(mixtures: Sequence[Mixture]) -> float:
     integral of f_1(x) prod_{j >= 2} S_j(x) dx.
 
     Integrated component by component of X_1 in standard units z (x = mu + sigma z)
-    by adaptive quadrature (scipy's ``quad``), with break points where the other
-    versions' components sit, since those can be far narrower (sigma = 0.004 s
+    by adaptive quadrature (scipy's ``quad``), with break points around the other
+    versions' components, since those can be far narrower (sigma = 0.004 s
     in the paper's example) than a fixed grid could see.
     """
     first, others = mixtures[0], mixtures[1:]
@@ -105,7 +107,8 @@ def prob_smallest_gm(mixtures: Sequence[Mixture]) -> float:
                 surv *= float(m.sf(x))
             return float(np.exp(-0.5 * z * z) / np.sqrt(2.0 * np.pi)) * surv
 
-        pts = np.concatenate([(m.means - mu) / sd for m in others])
+        # break points around every other component (mean +- a few sds), in this component's z units
+        pts = np.concatenate([((m.means[:, None] + m.sds[:, None] * STEPS) - mu).ravel() / sd for m in others])
         pts = np.unique(np.clip(pts, -12.0, 12.0))
         pts = pts[(pts > -12.0) & (pts < 12.0)]
         value, _ = integrate.quad(integrand, -12.0, 12.0, points=pts if pts.size else None,

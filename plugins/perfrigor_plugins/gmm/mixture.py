@@ -86,7 +86,8 @@ class Mixture:
         """
         x = np.asarray(x, dtype=float)[..., None]
         logp = np.log(self.weights) - np.log(self.sds) - 0.5 * ((x - self.means) / self.sds) ** 2
-        r = np.exp(logp - special.logsumexp(logp, axis=-1, keepdims=True))
+        r = np.exp(logp - logp.max(axis=-1, keepdims=True))
+        r /= r.sum(axis=-1, keepdims=True)
         return (r * (self.means - x) / self.sds**2).sum(axis=-1)
 
     def modes(self) -> np.ndarray:
@@ -96,24 +97,18 @@ class Mixture:
         section 6.4: every mode lies in [min mu, max mu]; the sign of f' is
         scanned on a grid with step <= sigma_k / 50 around every component
         (plus a uniform grid of the whole interval) and each + to - change is
-        refined by Brent's method.
+        refined by Brent's method (exact zeros of f', if any, lie inside a bracket).
         """
-        if self.n_components == 1:
-            return self.means.copy()
         lo, hi = float(self.means.min()), float(self.means.max())
+        step = float(self.sds.min()) / 50
+        if self.n_components == 1 or hi - lo <= step:  # normals with one mean: one mode, at it
+            return np.array([float(self.weights @ self.means)]) if hi > lo else np.array([lo])
         local = (self.means[:, None] + self.sds[:, None] * np.linspace(-10, 10, 1001)).ravel()
-        grid = np.unique(np.concatenate([np.linspace(lo, hi, 20001), local, self.means]))
-        grid = grid[(grid >= lo) & (grid <= hi)]
+        # one point just outside [lo, hi] on each side, where f is strictly increasing / decreasing
+        grid = np.unique(np.concatenate([np.linspace(lo, hi, 20001), local, self.means, [lo - step, hi + step]]))
+        grid = grid[(grid >= lo - step) & (grid <= hi + step)]
         s = self._score(grid)
-        found = []
-        nonzero = np.flatnonzero(s != 0)
-        for i, j in zip(nonzero[:-1], nonzero[1:], strict=True):
-            if s[i] > 0 and s[j] < 0:
-                found.append(optimize.brentq(self._score, grid[i], grid[j], xtol=1e-13))
-        for i in np.flatnonzero(s == 0):  # a mode exactly on a grid point
-            left, right = s[:i][s[:i] != 0], s[i + 1:][s[i + 1:] != 0]
-            if left.size and right.size and left[-1] > 0 and right[0] < 0:
-                found.append(float(grid[i]))
-        # a grid point exactly at a mode would be found twice (via both rules): keep distinct ones
-        out = np.unique(np.round(np.asarray(found, dtype=float), 12))
-        return out
+        idx = np.flatnonzero(s != 0)  # (exact zeros, if any, sit inside a bracket)
+        change = np.flatnonzero((s[idx[:-1]] > 0) & (s[idx[1:]] < 0))
+        found = [optimize.brentq(self._score, grid[idx[k]], grid[idx[k + 1]], xtol=1e-13) for k in change]
+        return np.asarray(found, dtype=float)
