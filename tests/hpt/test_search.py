@@ -84,7 +84,7 @@ def test_search_stops_at_max_speedup_and_says_so():
     base, cand = random_suite(5, n=12, runs=(2,))
     res = HPT(confidence=0.3, max_speedup=1.5).compare(base, cand)
     assert res.estimate == 1.5 and res.details["search_limit_reached"]
-    assert any("max_speedup" in w for w in res.warnings)
+    assert any("max_speedup" in w for w in res.warnings) and "0.3-Speedup at least 1.50" in res.verdict
     assert any("can never reach" in w for w in res.warnings)
 
 

@@ -43,7 +43,8 @@ class HPT(pr.Comparator):
     else d = difference of median scores. Level 2: signed-rank test on the d's (zeros split).
     ``pvalue`` is level 2's p-value with the candidate's scores divided by ``speedup``;
     ``estimate`` is the r-Speedup: the largest speedup (hundredths, from 1) still supported
-    with ``confidence``, None when even speedup 1 is not.
+    with ``confidence``; when even speedup 1 is not, the largest supported speedup below 1
+    (0.99, 0.98, ...; None if there is none), with a warning saying so.
     """
 
     name: ClassVar[str] = "hpt"
@@ -81,7 +82,7 @@ class HPT(pr.Comparator):
         details["speedup_below_one"] = below
         return pr.Comparison(estimate=estimate, ci_low=None, ci_high=None, confidence=self.confidence,
                              pvalue=at.pvalue, significant=bool(significant),
-                             verdict=self._verdict(scores, at, r_speedup, below, gm, at_gm, reverse, significant),
+                             verdict=self._verdict(scores, at, r_speedup, capped, below, gm, at_gm, reverse, significant),
                              details=details, warnings=tuple(warnings))
 
     # ------------------------------------------------------------------ pieces
@@ -158,8 +159,8 @@ class HPT(pr.Comparator):
             "benchmarks": per_bench,
         }
 
-    def _verdict(self, scores: Scores, at: Evaluation, r_speedup: float | None, below: float | None, gm: float,
-                 at_gm: Evaluation, reverse: dict | None, significant: bool) -> str:
+    def _verdict(self, scores: Scores, at: Evaluation, r_speedup: float | None, capped: bool, below: float | None,
+                 gm: float, at_gm: Evaluation, reverse: dict | None, significant: bool) -> str:
         n = len(scores)
         w = [int(np.sum(at.winner == c)) for c in (CANDIDATE, BASELINE, 0)]
         tally = f"{n} benchmarks at speedup {at.gamma:g}: {w[0]} candidate wins, {w[1]} baseline wins, {w[2]} ties"
@@ -171,12 +172,14 @@ class HPT(pr.Comparator):
             head = f"HPT: {claim} with confidence {_conf(at.confidence)} (>= {r}; {tally})."
         else:
             head = f"HPT cannot conclude that {claim}: confidence {_conf(at.confidence)} < {r} ({tally})."
-        if r_speedup is not None:
+        if capped:
+            speed = f" {r}-Speedup at least {r_speedup:.2f} (the search limit max_speedup)."
+        elif r_speedup is not None:
             speed = f" {r}-Speedup {r_speedup:.2f}: the largest speedup HPT supports with confidence >= {r}."
         else:
             speed = f" No {r}-Speedup: even speedup 1 is not supported with confidence {r}."
             if below is not None:
-                speed += (f" The candidate is slower: HPT supports only 'more than {below:.2f} times as fast' "
+                speed += (f" Below 1, HPT supports 'the candidate is more than {below:.2f} times as fast' "
                           f"with confidence {r} (the estimate).")
             if reverse and reverse["r_speedup"] is not None:
                 speed += (f" The baseline outperforms the candidate with confidence {_conf(reverse['confidence'])}; "
