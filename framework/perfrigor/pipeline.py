@@ -250,8 +250,9 @@ class Pipeline:
         ``executor`` runs the per-benchmark work: None (serial, the default), ``"process"``
         (a local process pool), or any ``concurrent.futures.Executor`` (e.g. a dask
         ``Client.get_executor()``). Results do not depend on it. A step that raises
-        DataError on a benchmark of a suite is recorded in ``report.errors`` (and its
-        later steps still run); with a single benchmark, the DataError is raised.
+        DataError on a benchmark (or on the suite) is recorded in ``report.errors`` and
+        the later steps still run; only when no step produces anything is the DataError
+        raised. Other exceptions are bugs: they propagate, noting the step and benchmark.
         """
         if not inputs:
             raise DataError("nothing to analyse: give a suite or baseline and candidate samples")
@@ -264,8 +265,6 @@ class Pipeline:
         errors: list[dict[str, str]] = []
 
         def failed(step_id: str, bench: str, message: str) -> None:
-            if single:
-                raise DataError(f"{step_id}: {message}")
             errors.append({"step": step_id, "benchmark": bench, "message": message})
 
         pool, owned = _make_executor(executor)
@@ -314,6 +313,12 @@ class Pipeline:
         finally:
             if owned:
                 pool.shutdown()
+        if errors and not suite_results and not any(per_bench.values()):
+            # nothing at all could be computed: the input is unusable for this pipeline, say why
+            first = errors[0]
+            where = "" if single else f" on benchmark {first['benchmark']!r}"
+            more = f" (and {len(errors) - 1} more error(s))" if len(errors) > 1 else ""
+            raise DataError(f"{first['step']}{where}: {first['message']}{more}")
         return Report(
             pipeline=self.name,
             steps=[StepInfo(s.id, s.component.name, s.component.kind, s.component.scope, s.component.get_params())

@@ -112,9 +112,13 @@ def test_one_failing_benchmark_is_recorded_not_dropped(toy_registry):
     assert report.to_dict()["errors"] == report.errors
 
 
-def test_single_benchmark_error_is_raised(toy_registry):
-    with pytest.raises(pr.DataError, match="toy-ratio: .*above 1000"):
+def test_single_benchmark_errors_are_recorded_unless_nothing_runs(toy_registry):
+    report = pr.Pipeline(["toy-ratio", "toy-mean"]).run([2000.0, 2001.0], [1.0, 2.0])
+    assert [e["step"] for e in report.errors] == ["toy-ratio"] and "toy-mean" in report.benchmark_results["benchmark"]
+    with pytest.raises(pr.DataError, match=r"^toy-ratio: .*above 1000 \(the toy refuses it\)$"):
         pr.Pipeline(["toy-ratio"]).run([2000.0, 2001.0], [1.0, 2.0])
+    with pytest.raises(pr.DataError, match=r"^toy-levels on benchmark 'flat': .* \(and 1 more error\(s\)\)$"):
+        pr.Pipeline(["toy-levels"]).run(pr.Suite({"flat": {"a": [1.0, 2.0]}, "flat2": {"a": [1.0, 2.0]}}))
 
 
 def test_min_levels_is_checked(toy_registry):
