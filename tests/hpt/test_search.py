@@ -119,6 +119,24 @@ def test_scaling_both_systems_changes_nothing():
     assert scaled.details["R_B"] == ref.details["R_B"]
 
 
+def test_scaling_one_benchmark_only_moves_its_rank():
+    # spec §11.5: scaling both systems' runs of one benchmark by c > 0 never changes a level-1
+    # decision; with scores as given (normalize="none") only that benchmark's |d| rank may move,
+    # and with the default normalisation nothing changes at all
+    base, cand = random_suite(10, n=16)
+    scaled_b, scaled_c = dict(base), dict(cand)
+    scaled_b["b3"], scaled_c["b3"] = 40 * np.asarray(base["b3"]), 40 * np.asarray(cand["b3"])
+    for normalize in ("none", "baseline-median"):
+        ref = HPT(normalize=normalize, speedup=1.3).compare(base, cand).details["benchmarks"]
+        new = HPT(normalize=normalize, speedup=1.3).compare(scaled_b, scaled_c).details["benchmarks"]
+        assert [v["winner"] for v in ref.values()] == [v["winner"] for v in new.values()]
+        moved = [b for b in ref if ref[b]["rank"] != new[b]["rank"]]
+        if normalize == "baseline-median":
+            assert moved == []
+        else:
+            assert "b3" in moved and ref["b3"]["rank"] != new["b3"]["rank"]
+
+
 def test_times_and_rates_give_the_same_answer():
     # an odd number of runs, so the median of 1/t is 1/median(t): the scores are identical
     base, cand = random_suite(2, runs=(5,))
