@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 import perfrigor as pr
+from scipy import special
 from scipy import stats as sps
 
 ALTERNATIVES = ("two-sided", "less", "greater")
@@ -87,8 +88,22 @@ def t_pvalue(x: np.ndarray, y: np.ndarray, equal_var: bool, alternative: str = "
     require(y, 2, "candidate", test)
     if np.ptp(x) == 0 and np.ptp(y) == 0:
         raise pr.DataError(f"{test}: both samples have zero variance; the t statistic is undefined")
-    res = sps.ttest_ind(x, y, equal_var=equal_var, alternative=alternative)
-    return float(res.statistic), float(res.pvalue)
+    # Written out (not scipy.stats.ttest_ind): the same formulas as R, without scipy's per-call
+    # overhead, which dominated the Speedup-Test's run time.
+    n, m = x.size, y.size
+    vx, vy = float(np.var(x, ddof=1)), float(np.var(y, ddof=1))
+    if equal_var:
+        df = n + m - 2.0
+        se = math.sqrt(((n - 1) * vx + (m - 1) * vy) / df * (1.0 / n + 1.0 / m))
+    else:
+        ax, ay = vx / n, vy / m
+        se = math.sqrt(ax + ay)
+        df = (ax + ay) ** 2 / (ax * ax / (n - 1) + ay * ay / (m - 1))
+    t = (float(x.mean()) - float(y.mean())) / se
+    lower = float(special.stdtr(df, t))
+    upper = float(special.stdtr(df, -t))
+    p = {"less": lower, "greater": upper, "two-sided": min(1.0, 2.0 * min(lower, upper))}[alternative]
+    return t, p
 
 
 # ---------------------------------------------------------------- components
