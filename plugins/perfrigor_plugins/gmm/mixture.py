@@ -101,8 +101,8 @@ class Mixture:
         """
         lo, hi = float(self.means.min()), float(self.means.max())
         step = float(self.sds.min()) / 50
-        if self.n_components == 1 or hi - lo <= step:  # normals with one mean: one mode, at it
-            return np.array([float(self.weights @ self.means)]) if hi > lo else np.array([lo])
+        if hi == lo:  # normals sharing one mean: one mode, at it
+            return np.array([lo])
         local = (self.means[:, None] + self.sds[:, None] * np.linspace(-10, 10, 1001)).ravel()
         # one point just outside [lo, hi] on each side, where f is strictly increasing / decreasing
         grid = np.unique(np.concatenate([np.linspace(lo, hi, 20001), local, self.means, [lo - step, hi + step]]))
