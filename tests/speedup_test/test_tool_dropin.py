@@ -143,3 +143,21 @@ def test_paper_section_6_2_spec_omp2001_icc():
     assert (prop.details["accelerated"], prop.details["total"]) == (31, 45)
     assert (round(prop.ci_low, 3), round(prop.ci_high, 3)) == (0.532, 0.814)
     assert prop.details["needed_benchmarks"] == 330
+
+
+def test_cli_run_prints_the_out_file(capsys, monkeypatch):
+    cfg = need(DATA / "manual_example" / "bench.cfg")
+    from perfrigor.cli import main
+
+    monkeypatch.chdir(cfg.parent)
+    assert main(["run", "--pipeline", "speedup-test", "bench.cfg", "--format", "speedup-test-out"]) == 0
+    assert capsys.readouterr().out.strip() == EXPECTED_OUT.strip()
+
+
+def test_cli_compare_two_files(tmp_path, capsys):
+    from perfrigor.cli import main
+
+    (tmp_path / "old.txt").write_text("2.799\n2.046\n1.259\n1.877\n2.244\n")
+    (tmp_path / "new.txt").write_text("1.046\n0.259\n0.877\n1.244\n1.799\n")
+    assert main(["compare", str(tmp_path / "old.txt"), str(tmp_path / "new.txt"), "--pipeline", "speedup-test"]) == 0
+    assert "speedup of the mean 1.957 is significant at 95% confidence" in capsys.readouterr().out
