@@ -11,7 +11,6 @@ points at a time (a 2-D rank), stopping at the first failure.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
 import attrs
@@ -38,12 +37,10 @@ class Group:
     candidate_range: tuple[np.ndarray, np.ndarray]
     baseline_range: tuple[np.ndarray, np.ndarray]
 
-    def doubled(self) -> Group:
-        """The group stacked on itself (to run two searches in one call)."""
-        return Group(*(np.concatenate([x, x]) for x in (self.index, self.candidate, self.baseline, self.m_c,
-                                                         self.m_b, self.alpha)),
-                     tuple(np.concatenate([x, x]) for x in self.candidate_range),
-                     tuple(np.concatenate([x, x]) for x in self.baseline_range))
+    def take(self, rows: np.ndarray) -> Group:
+        """The group's rows ``rows`` (repeats allowed)."""
+        return Group(*(x[rows] for x in (self.index, self.candidate, self.baseline, self.m_c, self.m_b, self.alpha)),
+                     tuple(x[rows] for x in self.candidate_range), tuple(x[rows] for x in self.baseline_range))
 
 
 def _padded(rows: list[np.ndarray], fill: float) -> np.ndarray:
@@ -193,30 +190,33 @@ class Engine:
         else:
             edge = g.candidate_range[0] / g.baseline_range[1] * (1 - 1e-8)
             last = np.searchsorted(-gammas, -edge, side="right")
-        last = np.minimum(last, top)
-        twice = g.doubled()  # rows :k search the candidate's outcome, rows k: the baseline's
+        last = np.concatenate([np.minimum(last, top)] * 2)
+        # searches 0..k-1 follow the candidate's outcome, k..2k-1 the baseline's
+        rows_of = np.concatenate([np.arange(k)] * 2)
 
-        def flips(q: np.ndarray) -> np.ndarray:
-            _, p_c, p_b = self._level1(twice, gammas[q])
-            wins_c, wins_b = p_c[:k] <= alpha, p_b[k:] <= alpha
-            return np.concatenate([~wins_c, wins_b] if rising else [wins_c, ~wins_b])
+        def flips(q: np.ndarray, searches: np.ndarray) -> np.ndarray:
+            rows = rows_of[searches]
+            _, p_c, p_b = self._level1(g.take(rows), gammas[q])
+            for_candidate = searches < k
+            wins = np.where(for_candidate, p_c, p_b) <= alpha[rows]
+            return wins ^ (for_candidate == rising)  # rising: has the candidate stopped / the baseline started?
 
-        both = _first_true(flips, np.concatenate([last, last]))
-        both = np.where(both > np.concatenate([last, last]), top + 1, both)
+        both = _first_true(flips, last)
+        both = np.where(both > last, top + 1, both)
         return both[:k], both[k:]
 
 
-def _first_true(pred: Callable[[np.ndarray], np.ndarray], last: np.ndarray) -> np.ndarray:
-    """Vectorised bisection: per element, the smallest q in [0, last] where the monotone
-    predicate (False..False True..True) holds, or last + 1 when it never does."""
+def _first_true(pred: Callable[[np.ndarray, np.ndarray], np.ndarray], last: np.ndarray) -> np.ndarray:
+    """Vectorised bisection: per search, the smallest q in [0, last] where the monotone predicate
+    (False..False True..True) holds, or last + 1 when it never does. ``pred(q, searches)`` is
+    asked only about the searches still open."""
     lo = np.zeros_like(last)
     hi = last + 1
-    for _ in range(int(math.ceil(math.log2(int(last.max()) + 2))) + 1):
-        active = lo < hi
-        if not active.any():
-            break
-        mid = (lo + hi) // 2
-        ok = pred(np.minimum(mid, last))
-        hi = np.where(active & ok, mid, hi)
-        lo = np.where(active & ~ok, mid + 1, lo)
-    return lo
+    while True:
+        open_ = np.flatnonzero(lo < hi)
+        if not open_.size:
+            return lo
+        mid = (lo[open_] + hi[open_]) // 2
+        ok = pred(mid, open_)
+        hi[open_] = np.where(ok, mid, hi[open_])
+        lo[open_] = np.where(ok, lo[open_], mid + 1)
