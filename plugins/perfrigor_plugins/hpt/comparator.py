@@ -163,7 +163,8 @@ class HPT(pr.Comparator):
                  gm: float, at_gm: Evaluation, reverse: dict | None, significant: bool) -> str:
         n = len(scores)
         w = [int(np.sum(at.winner == c)) for c in (CANDIDATE, BASELINE, 0)]
-        tally = f"{n} benchmarks at speedup {at.gamma:g}: {w[0]} candidate wins, {w[1]} baseline wins, {w[2]} ties"
+        tally = (f"{n} benchmark{'s' * (n != 1)} at speedup {at.gamma:g}: {w[0]} candidate win{'s' * (w[0] != 1)}, "
+                 f"{w[1]} baseline win{'s' * (w[1] != 1)}, {w[2]} tie{'s' * (w[2] != 1)}")
         claim = ("the candidate outperforms the baseline" if at.gamma == 1
                  else f"the candidate is more than {at.gamma:g} times "
                       f"{'faster than' if at.gamma > 1 else 'as fast as'} the baseline")
