@@ -1,0 +1,35 @@
+"""The Python examples of the user guide and the plugin guide run (each page's blocks in order, one namespace)."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
+
+
+def blocks(page: str) -> list[str]:
+    return BLOCK.findall((DOCS / page).read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("page", ["user-guide.md", "plugin-guide.md"])
+def test_python_blocks_run(page, monkeypatch, tmp_path, capsys):
+    monkeypatch.syspath_prepend(str(DOCS / "examples" / "perfrigor-median-ratio" / "src"))
+    monkeypatch.chdir(tmp_path)
+    code = blocks(page)
+    assert code, f"{page} has no python blocks"
+    namespace: dict = {"__name__": "__docs__"}
+    for i, block in enumerate(code, 1):
+        try:
+            exec(compile(block, f"{page} block {i}", "exec"), namespace)
+        except Exception as exc:
+            raise AssertionError(f"{page}, python block {i} fails: {type(exc).__name__}: {exc}\n{block}") from exc
+    sys.modules.pop("perfrigor_median_ratio", None)
+    import perfrigor as pr
+
+    pr.registry.reload()
