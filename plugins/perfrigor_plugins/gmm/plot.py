@@ -35,19 +35,29 @@ def plot_mixture(sample: pr.Sample, result: MixtureFit, path: str | Path) -> Pat
                                      (mix.means[:, None] + mix.sds[:, None] * np.linspace(-4, 4, 200)).ravel()]))
     grid = grid[(grid >= lo) & (grid <= hi)]
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2), constrained_layout=True)
-    bins = int(np.clip(np.sqrt(x.size) * 2, 10, 80))
+    # Freedman-Diaconis bins (narrow clusters stay visible), between 10 and 100 of them; values
+    # spread over decades (positive) get a log axis, or the narrow clusters would be slivers
+    bins = int(np.clip(len(np.histogram_bin_edges(x, "fd")) - 1, 10, 100))
+    log_axis = bool(x[0] > 0 and x[-1] / x[0] > 20)
+    if log_axis:
+        lo, hi = max(lo, x[0] / 1.5), hi
+        grid = grid[grid >= lo]
+        bins = np.geomspace(x[0], x[-1], bins + 1)
+        for ax in (left, right):
+            ax.set_xscale("log")
     left.hist(x, bins=bins, density=True, color="0.82", edgecolor="0.6", label=f"data (n = {x.size})")
-    for k, comp in enumerate(mix.component_pdfs(grid).T):
-        left.plot(grid, comp, lw=1, ls="--", label=f"component {k + 1}: {mix.weights[k]:.0%}, "
-                                                   f"mean {mix.means[k]:.4g}, sd {mix.sds[k]:.2g}")
-    left.plot(grid, mix.pdf(grid), color="k", lw=1.8, label="fitted mixture")
+    left.plot(grid, mix.pdf(grid), color="k", lw=2.2, alpha=0.8, label="fitted mixture")
+    for k, comp in enumerate(mix.component_pdfs(grid).T):  # weighted components, drawn over the mixture
+        left.plot(grid, comp, lw=1.3, ls="--", label=f"component {k + 1}: {mix.weights[k]:.0%}, "
+                                                     f"mean {mix.means[k]:.4g}, sd {mix.sds[k]:.2g}")
     left.plot(result.mode_locations, mix.pdf(np.asarray(result.mode_locations)), "v", color="crimson",
               label=f"{result.modes} mode(s) (I4)")
     left.plot(x, np.zeros_like(x), "|", color="k", alpha=0.4, ms=8)
     left.set_xlim(lo, hi)
     left.set_xlabel(f"{sample.name or 'measurement'}{unit}")
     left.set_ylabel("density")
-    left.set_title(f"{result.n_components} component(s), model {result.model}, BIC {result.bic:.1f}")
+    left.set_title(f"{result.n_components} component(s), model {result.model}, BIC {result.bic:.1f}"
+                   + (" (log x axis)" if log_axis else ""))
     left.legend(fontsize=7, loc="upper right")
     edf = np.arange(1, x.size + 1) / x.size
     right.step(x, edf, where="post", color="0.35", label="empirical CDF")
