@@ -353,14 +353,3 @@ def test_script_version_list_and_bad_input(files):
     assert r.stderr.strip().splitlines() == [r.stderr.strip()] and "line 3" in r.stderr
     r = script("compare", "--nope")
     assert r.returncode == 2 and "Traceback" not in r.stderr and r.stderr.startswith("perfrigor: error:")
-
-
-def test_script_compare_with_default_preset(files):
-    registry = pr.get_registry()
-    if "default" not in registry.presets or not all(
-            (s["component"] if isinstance(s, dict) else s) in registry.components
-            for s in registry.preset("default")["steps"]):
-        pytest.skip("the default preset's components are not all installed yet")
-    r = script("compare", files["old"], files["new"], "--format", "json")
-    assert r.returncode in (0, 1), r.stderr
-    assert json.loads(r.stdout)["pipeline"] == "default"
