@@ -61,6 +61,10 @@ def pipeline_from_config(config: str | os.PathLike | Mapping[str, Any]):
     unknown = set(config) - _TOP_KEYS
     if unknown:
         raise ConfigError(f"{where}: unknown section(s) {sorted(unknown)}; expected {sorted(_TOP_KEYS)}")
+    for section, kind in (("pipeline", Mapping), ("input", Mapping), ("steps", list)):
+        if section in config and not isinstance(config[section], kind):
+            want = "a table" if kind is Mapping else "an array of tables ([[steps]])"
+            raise ConfigError(f"{where}: [{section}] must be {want}, got {type(config[section]).__name__}")
     head = dict(config.get("pipeline", {}) or {})
     for key in _PIPELINE_KEYS:
         if key in config:
@@ -69,6 +73,10 @@ def pipeline_from_config(config: str | os.PathLike | Mapping[str, Any]):
     if bad:
         raise ConfigError(f"{where}: unknown key(s) {sorted(bad)} in [pipeline]; expected {sorted(_PIPELINE_KEYS)}")
     steps = list(config.get("steps", []) or [])
+    for i, step in enumerate(steps, 1):
+        if not isinstance(step, Mapping | str):
+            raise ConfigError(f"{where}: step {i} must be a table with a 'component' key (or a component "
+                              f"name), got {step!r}")
     input_options = dict(config.get("input", {}) or {})
     name = head.get("name")
     if head.get("preset"):

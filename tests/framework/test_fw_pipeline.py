@@ -256,3 +256,26 @@ def test_bad_json_and_missing_file(toy_registry, tmp_path):
         pr.Pipeline.from_config(tmp_path / "missing.toml")
     with pytest.raises(pr.ConfigError, match="a pipeline config is a table"):
         pr.Pipeline.from_config([1, 2])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("config, match", [
+    ({"pipeline": "x", "steps": [{"component": "toy-ratio"}]}, r"\[pipeline\] must be a table"),
+    ({"input": [1], "steps": [{"component": "toy-ratio"}]}, r"\[input\] must be a table"),
+    ({"steps": {"component": "toy-ratio"}}, r"\[steps\] must be an array of tables"),
+    ({"steps": [3]}, "step 1 must be a table"),
+])
+def test_config_structure_errors(toy_registry, config, match):
+    with pytest.raises(pr.ConfigError, match=match):
+        pr.Pipeline.from_config(config)
+
+
+def test_config_steps_as_names_and_input_options(toy_registry, tmp_path):
+    p = pr.Pipeline.from_config({"steps": ["toy-ratio", "toy-mean"], "input": {"unit": "ms"}})
+    assert [s.id for s in p.steps] == ["toy-ratio", "toy-mean"] and p.input_options == {"unit": "ms"}
+    data = tmp_path / "old.txt"
+    data.write_text("1.0\n1.1\n1.2\n")
+    new = tmp_path / "new.txt"
+    new.write_text("0.9\n1.0\n1.0\n")
+    report = p.run(data, new)
+    assert (report.baseline, report.candidate) == ("old.txt", "new.txt")
+    assert report.inputs["benchmark"]["old.txt"]["unit"] == "ms"
