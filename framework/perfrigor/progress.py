@@ -42,7 +42,7 @@ def task(total: int, description: str) -> Iterator[Callable[[int], None]]:
 
 
 class StderrBar:
-    """Draws ``description [#####.....] 52%`` on a terminal once a task has run for ``delay`` seconds.
+    """Draws ``description [#####.....] 52%   3 s`` on a terminal once a task has run ``delay`` seconds.
 
     The CLI installs it when stderr is a TTY (never in pipes or logs). Nested
     tasks show the innermost one; the line is cleared when a task finishes.
@@ -73,14 +73,17 @@ class StderrBar:
         return advance
 
     def _draw(self, state: list) -> None:
+        import time
+
         total, done, description = state[0], state[1], state[2]
         filled = int(self.width * done / total)
         bar = "#" * filled + "." * (self.width - filled)
-        self.stream.write(f"\r{description} [{bar}] {done / total:4.0%}")
+        elapsed = time.monotonic() - state[3]
+        self.stream.write(f"\r{description} [{bar}] {done / total:4.0%} {elapsed:5.0f} s")
         self.stream.flush()
 
     def finish(self) -> None:
         state = self._stack.pop() if self._stack else None
         if state is not None and state[4]:  # something was drawn: clear the line
-            self.stream.write("\r" + " " * (len(state[2]) + self.width + 10) + "\r")
+            self.stream.write("\r" + " " * (len(state[2]) + self.width + 18) + "\r")
             self.stream.flush()
