@@ -63,7 +63,7 @@ def test_report_has_what_the_renderers_show(suite_report):
 def test_text(suite_report, single_report):
     text = suite_report.render("text")
     for needle in ("pipeline toy", "baseline old, candidate new", "Inputs", "fib", "sort", "2x3",
-                   "invocation, iteration", "toy-ratio", "95% [1.197, 1.323]", "toy-ratio (toy-ratio): toy overall", "Suite results",
+                   "invocation, iteration", "toy-ratio", "95% [1.197, 1.323]", "toy-ratio: toy overall", "Suite results",
                    "mean speedup", "Warnings", "tiny <i>:", "Not run", "mean-ci on tiny <i>"):
         assert needle in text, needle
     assert "toy-ratio: 3 benchmarks: 2 faster, 1 no change" in text

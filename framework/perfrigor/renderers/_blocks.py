@@ -223,7 +223,7 @@ def layout(report) -> list[Block]:
         has_bench = any(per_bench.values())
         if not has_bench:
             continue
-        blocks.append(Heading(f"{step.id} ({step.component})"))
+        blocks.append(Heading(_step_title(step)))
         if single:
             items = []
             for results in per_bench.values():
@@ -250,6 +250,10 @@ def layout(report) -> list[Block]:
     return blocks
 
 
+def _step_title(step) -> str:
+    return step.id if step.id == step.component else f"{step.id} ({step.component})"
+
+
 def _step_table(per_bench: Mapping[str, Mapping[str, Result]], kind: str) -> Table:
     """One row per benchmark (and key); columns nobody fills are left out."""
     keys = {k for results in per_bench.values() for k in results}
@@ -272,7 +276,7 @@ def _step_table(per_bench: Mapping[str, Mapping[str, Result]], kind: str) -> Tab
 
 def _suite_result(step, res: Result) -> list[Block]:
     """A suite-level result: a step's SuiteSummary (title, text, values) or a suite comparator's."""
-    where = f"{step.id} ({step.component})"
+    where = _step_title(step)
     if isinstance(res, SuiteSummary):
         one_line = res.text and "\n" not in res.text
         out: list[Block] = [Para(f"{where}: {res.title}" + (f". {res.text}" if one_line else ""))]

@@ -19,8 +19,15 @@ td:not(:last-child) { white-space: nowrap; }
 td.faster { color: #22543d; background: #f0fff4 !important; font-weight: 600; }
 td.slower { color: #9b2c2c; background: #fff5f5 !important; font-weight: 600; }
 ul { padding-left: 1.4rem; } li { margin: .2rem 0; white-space: pre-line; }
+span.more { color: #4a5568; font-size: 13px; }
 footer { margin-top: 2rem; color: #718096; font-size: 12px; }
 """
+
+
+def _item(text: str) -> str:
+    """First line as is; the following lines (key numbers) quieter."""
+    first, _, rest = text.partition("\n")
+    return escape(first) + (f'<br><span class="more">{escape(rest)}</span>' if rest else "")
 
 
 def _css_class(tone: str) -> str:
@@ -43,7 +50,7 @@ class HtmlRenderer:
             elif isinstance(block, Para):
                 body.append(f"<p>{escape(block.text)}</p>")
             elif isinstance(block, Items):
-                body.append("<ul>" + "".join(f"<li>{escape(i)}</li>" for i in block.items) + "</ul>")
+                body.append("<ul>" + "".join(f"<li>{_item(i)}</li>" for i in block.items) + "</ul>")
             elif isinstance(block, Table):
                 head = "".join(f"<th>{escape(h)}</th>" for h in block.headers)
                 tones = block.tones or [[""] * len(r) for r in block.rows]
