@@ -316,7 +316,8 @@ def _executor(args: argparse.Namespace) -> Iterator[cf.Executor | None]:
         return
     if jobs < 1:
         raise UsageError(f"--jobs must be at least 1, got {jobs}")
-    with cf.ProcessPoolExecutor(jobs) as pool:
+    # workers draw no progress bars: several at once would scribble over one terminal line
+    with cf.ProcessPoolExecutor(jobs, initializer=progress.set_reporter, initargs=(None,)) as pool:
         yield pool
 
 
