@@ -80,7 +80,10 @@ def pipeline_from_config(config: str | os.PathLike | Mapping[str, Any]):
     input_options = dict(config.get("input", {}) or {})
     name = head.get("name")
     if head.get("preset"):
-        preset = get_registry().preset(head["preset"])
+        try:
+            preset = get_registry().preset(head["preset"])
+        except ConfigError as exc:
+            raise ConfigError(f"{where}: {exc}") from None
         steps = list(preset.get("steps", [])) + steps
         name = name or preset.get("name")
         for key in ("baseline", "candidate", "description"):

@@ -37,3 +37,19 @@ def test_python_blocks_run(page, monkeypatch, tmp_path, capsys):
     import perfrigor as pr
 
     pr.registry.reload()
+
+
+def test_configuration_examples_build():
+    import json
+    import tomllib
+
+    import perfrigor as pr
+
+    text = (DOCS / "configuration.md").read_text(encoding="utf-8")
+    (toml_doc,) = re.findall(r"^```toml\n(.*?)^```", text, re.S | re.M)
+    (json_doc,) = re.findall(r"^```json\n(.*?)^```", text, re.S | re.M)
+    p = pr.Pipeline.from_config(tomllib.loads(toml_doc))
+    assert p.name == "nightly" and p.baseline == "release" and p.input_options["format"] == "tidy-csv"
+    assert [s.id for s in p.steps][-2:] == ["fieller", "bootstrap-99"]
+    q = pr.Pipeline.from_config(json.loads(json_doc))
+    assert [s.id for s in q.steps] == [s.id for s in p.steps]
