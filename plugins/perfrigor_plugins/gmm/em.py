@@ -106,8 +106,8 @@ class BatchFit:
     iterations: np.ndarray  # (B,)
 
 
-#: exp() of anything below this is clipped: values < ~1e-304 change no sum, and
-#: subnormal numbers (down to exp(-745)) make exp() many times slower
+#: exp() is skipped below this (the responsibility is set to 0): values < 1e-304 change no
+#: sum, and exp() of large negative numbers (subnormal results) is many times slower
 MIN_LOG = -700.0
 
 
@@ -125,11 +125,11 @@ def _e_step_d2(d2: np.ndarray, w: np.ndarray, var: np.ndarray) -> tuple[np.ndarr
     lj += (np.log(w) - 0.5 * (LOG_2PI + np.log(var)))[:, :, None]
     top = lj.max(axis=1)
     lj -= top[:, None, :]
-    np.maximum(lj, MIN_LOG, out=lj)
-    np.exp(lj, out=lj)
-    s = lj.sum(axis=1)
-    lj /= s[:, None, :]
-    return lj, (top + np.log(s)).sum(axis=1)
+    z = np.zeros_like(lj)
+    np.exp(lj, out=z, where=lj > MIN_LOG)  # far components: exactly 0 instead of < 1e-304
+    s = z.sum(axis=1)
+    z /= s[:, None, :]
+    return z, (top + np.log(s)).sum(axis=1)
 
 
 def _centres(x: np.ndarray, z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
