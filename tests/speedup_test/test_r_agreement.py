@@ -122,3 +122,35 @@ def test_bad_inputs_name_the_problem():
         pr.get("shapiro-wilk").test(S1_X, S1_Y)
     with pytest.raises(pr.ConfigError):
         pr.get("student-t", alternative="faster")
+
+
+def _deterministic(n):
+    # the same numbers in R: i <- 1:n; u <- ((i*7919) %% 4001)/4001; v <- ((i*104729) %% 4003)/4003;
+    # w <- ((i*1299709) %% 4007)/4007; s <- u + v + w; c <- u*u*u
+    i = np.arange(1, n + 1)
+    u, v, w = (i * 7919 % 4001) / 4001, (i * 104729 % 4003) / 4003, (i * 1299709 % 4007) / 4007
+    return u + v + w, u * u * u
+
+
+# n, then W and p of shapiro.test(s), W and p of shapiro.test(c), printed with sprintf("%.15g")
+SHAPIRO_R = [
+    (4, 0.73395123819992, 0.0270078126077729, 0.99254818779713, 0.970137686764295),
+    (7, 0.839233468542547, 0.0977358108740299, 0.976642353709127, 0.941711301545542),
+    (11, 0.831009870480197, 0.0240697778088422, 0.964660889053827, 0.828142133885557),
+    (12, 0.828816411210458, 0.0203012438730297, 0.96235533412456, 0.816854058005606),
+    (60, 0.936539426017519, 0.00380398072645061, 0.876797571587753, 2.07516319486532e-05),
+    (2000, 0.997423714571972, 0.00224715475239878, 0.827252682802357, 4.60326529505964e-42),
+    (4000, 0.997246553301477, 1.20195420089061e-06, 0.824146931003158, 8.46428276227686e-55),
+    (5000, 0.997308384665862, 9.27057027572508e-08, 0.824800756146063, 4.09866410793222e-59),
+]
+
+
+@pytest.mark.parametrize(("n", "w_s", "p_s", "w_c", "p_c"), SHAPIRO_R)
+def test_shapiro_wilk_matches_r_for_all_sizes(n, w_s, p_s, w_c, p_c):
+    s, c = _deterministic(n)
+    for values, w, p in ((s, w_s, p_s), (c, w_c, p_c)):
+        res = pr.get("shapiro-wilk").test(values)
+        assert res.statistic == pytest.approx(w, rel=1e-12)
+        assert res.pvalue == pytest.approx(p, rel=1e-8)
+    with pytest.raises(pr.DataError, match="3 to 5000"):
+        pr.get("shapiro-wilk").test(np.r_[s, s][:5001] if n == 5000 else np.zeros(5001) + np.arange(5001))

@@ -22,6 +22,8 @@ import perfrigor as pr
 from scipy import special
 from scipy import stats as sps
 
+from .swilk import shapiro_wilk
+
 ALTERNATIVES = ("two-sided", "less", "greater")
 _FLIP = {"greater": "less", "less": "greater", "two-sided": "two-sided"}
 
@@ -60,13 +62,14 @@ def require_spread(values: np.ndarray, what: str, test: str) -> None:
 # ---------------------------------------------------------------- R-equivalent p-values
 
 def shapiro_pvalue(x: np.ndarray, what: str = "sample") -> tuple[float, float]:
-    """R's ``shapiro.test``: (W, p). R and scipy use the same algorithm (Royston's AS R94)."""
+    """R's ``shapiro.test``: (W, p) (Royston's AS R94, see :mod:`.swilk`)."""
     require(x, 3, what, "shapiro-wilk")
     if x.size > 5000:
         raise pr.DataError(f"shapiro-wilk: the {what} has {x.size} measurements; R's shapiro.test allows 3 to 5000")
-    require_spread(x, what, "shapiro-wilk")
-    res = sps.shapiro(x)
-    return float(res.statistic), float(res.pvalue)
+    if np.ptp(x) < 1e-10:  # R: "all 'x' values are identical"
+        raise pr.DataError(f"shapiro-wilk: every measurement of the {what} equals {x[0]:g} (zero variance); "
+                           "the test is undefined")
+    return shapiro_wilk(x)
 
 
 def fisher_pvalue(x: np.ndarray, y: np.ndarray, alternative: str = "two-sided") -> tuple[float, float]:
