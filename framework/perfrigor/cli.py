@@ -409,20 +409,30 @@ def cmd_list(args: argparse.Namespace, stdout) -> int:
         doc = {"components": comps, "presets": presets, "readers": readers, "renderers": renderers}
         stdout.write(json.dumps(doc, indent=2) + "\n")
         return EXIT_OK
+    def width(rows: list[dict], key=lambda r: r["name"]) -> int:
+        return max((len(key(r)) for r in rows), default=0)
+
     lines = ["Components:"]
+    wn = width(comps)
+    wk = width(comps, lambda c: c["kind"] + ", suite")
+    wp = width(comps, lambda c: f"{c['plugin']} {c['version'] or ''}")
     for c in comps:
         where = f"{c['plugin']}" + (f" {c['version']}" if c["version"] else "")
-        scope = ", suite" if c["scope"] == "suite" else ""
-        lines.append(f"  {c['name']:<24} {c['kind'] + scope:<18} {where:<40} {c['description']}")
+        kind = c["kind"] + (", suite" if c["scope"] == "suite" else "")
+        lines.append(f"  {c['name']:<{wn}}  {kind:<{wk}}  {where:<{wp}}  {c['description']}")
     if not comps:
         lines.append("  (none: no method plugin is installed)")
     lines += ["", "Presets (perfrigor compare --pipeline NAME):"]
-    lines += [f"  {p['name']:<24} {' -> '.join(p['steps'])}\n  {'':<24} {p['description']}" for p in presets] \
+    wn = width(presets)
+    lines += [f"  {p['name']:<{wn}}  {' -> '.join(p['steps'])}\n  {'':<{wn}}  {p['description']}" for p in presets] \
         or ["  (none)"]
     lines += ["", "Input formats (--input-format NAME):"]
-    lines += [f"  {r['name']:<12} {' '.join(r['suffixes']) or '-':<22} {r['description']}" for r in readers]
+    wn = width(readers)
+    ws = width(readers, lambda r: " ".join(r["suffixes"]) or "-")
+    lines += [f"  {r['name']:<{wn}}  {' '.join(r['suffixes']) or '-':<{ws}}  {r['description']}" for r in readers]
     lines += ["", "Output formats (--format NAME):"]
-    lines += [f"  {r['name']:<12} {r['description']}" for r in renderers]
+    wn = width(renderers)
+    lines += [f"  {r['name']:<{wn}}  {r['description']}" for r in renderers]
     stdout.write("\n".join(lines) + "\n")
     return EXIT_OK
 
