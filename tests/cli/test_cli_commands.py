@@ -121,6 +121,10 @@ def test_bad_input_exits_2_naming_the_line(toy, files, capsys):
     (["compare", "{old}", "{dir}/missing.txt", "-p", "toy"], ["missing.txt: no such file"]),
     (["compare", "{old}", "{new}", "-p", "toy", "-o", "{dir}/r.weird"], ["cannot tell the format"]),
     (["compare", "{old}", "{new}", "-p", "toy", "--jobs", "0"], ["--jobs must be at least 1"]),
+    (["compare", "{old}", "{new}", "-p", "toy", "-o", "{dir}/no/such/dir/r.txt"], ["cannot write"]),
+    (["compare", "{old}", "{new}", "-p", "toy", "--jobs", "2", "--dask", "tcp://x:1"], ["--jobs or --dask"]),
+    (["run", "{dir}/missing.toml", "{old}"], ["missing.toml", "cannot read config"]),
+    (["plan", "{old}"], ["--costs"]),
     (["compare", "{old}", "{new}", "-p", "toy", "--input", "value=x"], ["takes only"]),
 ])
 def test_usage_and_input_errors_exit_2(toy, files, capsys, argv, needles):
