@@ -300,24 +300,30 @@ def psmirnov(statistic: float, m: int, n: int, z: Any = None, two_sided: bool = 
     # R compares against (0.5 + floor(q*m*n - 1e-7)) / (m*n); in units of 1/(m*n) the
     # differences u*n - v*m are integers, so "d < that" is "d <= floor(q*m*n - 1e-7)".
     limit = math.floor(statistic * m * n - 1e-7)
-    u = np.arange(m + 1)
-    paths = np.zeros(m + 1)
-    paths[0] = 1.0
+    # Column by column along the smaller sample (few Python iterations): within a column the
+    # paths to point j are those arriving from the previous column at j' <= j with no dead
+    # point in between, i.e. a running sum restarted after each dead point.
+    short, long_ = (m, n) if m <= n else (n, m)
+    j = np.arange(long_ + 1)
     log_scale = 0.0
-    for k in range(1, total + 1):
-        paths[1:] = paths[1:] + paths[:-1]  # arrive by an x step (u-1 -> u) or a y step (same u)
-        v = k - u
-        paths[(v < 0) | (v > n)] = 0.0
-        if checked[k - 1]:
-            d = u * n - v * m
-            if two_sided:
-                d = np.abs(d)
-            paths[d > limit] = 0.0
+    paths = np.zeros(long_ + 1)
+    for i in range(short + 1):
+        u, v = (i, j) if m <= n else (j, i)
+        d = u * n - v * m
+        if two_sided:
+            d = np.abs(d)
+        k = i + j  # position in the pooled sorted sample
+        dead = (k > 0) & checked[np.maximum(k - 1, 0)] & (d > limit)
+        arriving = paths if i > 0 else np.r_[1.0, np.zeros(long_)]
+        running = np.cumsum(arriving)
+        last_dead = np.maximum.accumulate(np.where(dead, j, -1))
+        restart = np.where(last_dead >= 0, running[np.maximum(last_dead, 0)], 0.0)
+        paths = np.where(dead, 0.0, running - restart)
         peak = paths.max()
         if peak > _RESCALE:
             paths /= peak
             log_scale += math.log(peak)
-    count = paths[m]
+    count = paths[long_]
     log_denom = special.gammaln(total + 1) - special.gammaln(m + 1) - special.gammaln(n + 1)
     below = 0.0 if count == 0 else math.exp(math.log(count) + log_scale - log_denom)
     return below if lower_tail else 1.0 - below
