@@ -61,13 +61,24 @@ class Report:
         """One result: a suite result by step id, or a benchmark's (first key unless given)."""
         if benchmark is None and step in self.suite_results:
             return self.suite_results[step]
+        steps = [s.id for s in self.steps]
+        if step not in steps:
+            raise KeyError(f"no step {step!r} in this report (steps: {steps})")
         if benchmark is None:
             if len(self.benchmark_results) != 1:
                 raise KeyError(f"step {step!r}: name the benchmark (one of {self.benchmarks})")
             benchmark = self.benchmarks[0]
-        found = self.benchmark_results[benchmark][step]
+        if benchmark not in self.benchmark_results:
+            raise KeyError(f"no benchmark {benchmark!r} in this report (benchmarks: {self.benchmarks})")
+        found = self.benchmark_results[benchmark].get(step)
+        if not found:
+            why = [e["message"] for e in self.errors if e["step"] == step and e["benchmark"] == benchmark]
+            raise KeyError(f"step {step!r} has no result for benchmark {benchmark!r}"
+                           + (f": it failed: {why[0]}" if why else ""))
         if key is None:
             return next(iter(found.values()))
+        if key not in found:
+            raise KeyError(f"step {step!r}, benchmark {benchmark!r}: no result {key!r} (keys: {list(found)})")
         return found[key]
 
     @property

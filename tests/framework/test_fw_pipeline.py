@@ -279,3 +279,29 @@ def test_config_steps_as_names_and_input_options(toy_registry, tmp_path):
     report = p.run(data, new)
     assert (report.baseline, report.candidate) == ("old.txt", "new.txt")
     assert report.inputs["benchmark"]["old.txt"]["unit"] == "ms"
+
+
+def test_report_result_lookup_errors_say_why(toy_registry):
+    report = pr.Pipeline(["toy-ratio", "toy-mean", "toy-suite"]).run(make_suite(bad=2))
+    assert report.result("toy-suite").estimate == pytest.approx(4 / 6)
+    assert report.result("toy-mean", "b1", "new").estimate == pytest.approx(np.mean(make_suite()["b1"]["new"].values))
+    for args, match in ((("toy-boot",), "no step 'toy-boot'"), (("toy-ratio",), "name the benchmark"),
+                        (("toy-ratio", "zz"), "no benchmark 'zz'"),
+                        (("toy-ratio", "b2"), "no result for benchmark 'b2': it failed: b2/old: a value is above 1000"),
+                        (("toy-mean", "b1", "mid"), r"no result 'mid' \(keys: \['old', 'new'\]\)")):
+        with pytest.raises(KeyError, match=match):
+            report.result(*args)
+    assert len(list(report.iter_results())) == 5 + 6 * 2 + 1  # toy-ratio (b2 failed), toy-mean, toy-suite
+    assert str(report) == report.render("text")
+
+
+def test_registered_presets_give_the_same_report_on_a_process_pool():
+    """The real plugins are executor-safe: the default preset on 4 benchmarks of the bundled suite."""
+    from perfrigor import examples
+
+    full = pr.read(examples.path("suite") / "suite.csv")
+    suite = pr.Suite({b: full[b] for b in full.benchmarks[:4]})
+    pipeline = pr.pipeline("default")
+    serial = _canonical(pipeline.run(suite))
+    with cf.ProcessPoolExecutor(max_workers=2) as pool:
+        assert _canonical(pipeline.run(suite, executor=pool)) == serial
