@@ -161,3 +161,12 @@ def test_cli_compare_two_files(tmp_path, capsys):
     (tmp_path / "new.txt").write_text("1.046\n0.259\n0.877\n1.244\n1.799\n")
     assert main(["compare", str(tmp_path / "old.txt"), str(tmp_path / "new.txt"), "--pipeline", "speedup-test"]) == 0
     assert "speedup of the mean 1.957 is significant at 95% confidence" in capsys.readouterr().out
+
+
+def test_manual_example_warning_file(manual_report):
+    text = manual_report.render("speedup-test-warning")
+    lines = text.splitlines()
+    assert lines[0] == "Benchmark First sample:" and "Benchmark Fourth sample:" in lines
+    assert "Benchmark Second sample:" not in lines
+    assert any("highest level where it holds: 83%" in line for line in lines)
+    assert lines[-1] == f"{sum(line.startswith('  ') for line in lines)} warning(s)."

@@ -2,8 +2,8 @@
 
 Is the observed speedup of the mean or median execution time statistically significant,
 what is the overall speedup of a suite, and which proportion of benchmarks is accelerated?
-Also reads the original SpeedupTest tool's configuration CSV and prints its ``.out`` and
-``.report`` files. See docs/methods/speedup-test.md.
+Also reads the original SpeedupTest tool's configuration CSV and prints its ``.out``,
+``.report`` and ``.warning`` files. See docs/methods/speedup-test.md.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from .hypothesis_tests import (
     WilcoxonMannWhitney,
 )
 from .proportion import AcceleratedProportion, needed_benchmarks, proportion_interval
-from .renderers import SpeedupTestOutRenderer, SpeedupTestReportRenderer
+from .renderers import SpeedupTestOutRenderer, SpeedupTestReportRenderer, SpeedupTestWarningRenderer
 
 __all__ = ["AcceleratedProportion", "FisherF", "KolmogorovSmirnov", "ShapiroWilk", "SpeedupTest",
            "SpeedupTestConfigReader", "StudentT", "WelchT", "WilcoxonMannWhitney", "needed_benchmarks",
@@ -59,4 +59,4 @@ def perfrigor_readers() -> list[object]:
 
 @pr.hookimpl
 def perfrigor_renderers() -> list[object]:
-    return [SpeedupTestOutRenderer(), SpeedupTestReportRenderer()]
+    return [SpeedupTestOutRenderer(), SpeedupTestReportRenderer(), SpeedupTestWarningRenderer()]

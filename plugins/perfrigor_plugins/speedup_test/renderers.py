@@ -2,7 +2,8 @@
 
 ``speedup-test-out``: its ``.out`` CSV (speedups, significance and confidence level per
 benchmark, weights); ``speedup-test-report``: its ``.report`` text (overall gains and
-speedups, proportion of accelerated benchmarks).
+speedups, proportion of accelerated benchmarks); ``speedup-test-warning``: its ``.warning``
+text (why speedups are not significant, by benchmark).
 
 As the tool: a benchmark whose configuration row gives a ConfLevel is judged at that
 level; otherwise the tool searches the highest level at which the speedup is significant
@@ -150,3 +151,30 @@ class SpeedupTestReportRenderer:
             out[stat] = (float(params.get("confidence", 0.95)), float(params.get("precision", 0.05)),
                          str(params.get("method", "wilson-cc")))
         return out
+
+
+class SpeedupTestWarningRenderer:
+    """The SpeedupTest tool's ``.warning`` file: why a speedup is not (shown) significant, by benchmark."""
+
+    name = "speedup-test-warning"
+
+    def render(self, report: pr.Report) -> str:
+        steps = _steps(report)
+        out: list[str] = []
+        count = 0
+        for bench, res in _tool_rows(report):
+            lines = []
+            for stat in ("mean", "median"):
+                r = res[stat]
+                if r.significant is not True:
+                    lines.append(f"  {r.verdict}")
+                lines += [f"  {stat}: {w}" for w in r.warnings]
+            if lines:
+                out += [f"Benchmark {bench}:", *lines]
+                count += len(lines)
+        for err in report.errors:
+            if err["step"] in steps.values():
+                out.append(f"Benchmark {err['benchmark']}: not analysed: {err['message']}")
+                count += 1
+        out.append(f"{count} warning(s).")
+        return "\n".join(out) + "\n"
