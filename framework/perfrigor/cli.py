@@ -117,7 +117,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("data", metavar="DATA", help="a pilot experiment (hierarchical measurements)")
     p.add_argument("--costs", required=True, metavar="C1,C2,...",
                    help="cost of one repetition at each level, lowest level first, e.g. 10,200")
-    p.add_argument("--budget", type=float, metavar="SECONDS", help="time available for the experiment")
+    p.add_argument("--budget", type=float, metavar="TIME",
+                   help="time available for the experiment, in the data's unit (e.g. seconds); converted to "
+                        "measurements with the pilot's mean measurement time unless --measurement-time is given")
+    p.add_argument("--measurement-time", type=float, metavar="TIME",
+                   help="time of one lowest-level measurement, in the budget's unit")
+    p.add_argument("--target-half-width", type=float, metavar="X",
+                   help="wanted half-width of the interval as a fraction of the mean (0.02: ±2%%)")
     p.add_argument("--confidence", type=float, metavar="X")
     p.add_argument("--format", "-f", choices=("text", "json"), default="text")
     _add_input(p)
@@ -547,6 +553,11 @@ def cmd_plan(args: argparse.Namespace, stdout) -> int:
     params: dict[str, Any] = {"costs": costs}
     if args.budget is not None:
         params["budget"] = args.budget
+        params["measurement_time"] = args.measurement_time if args.measurement_time is not None else "mean"
+    elif args.measurement_time is not None:
+        raise UsageError("--measurement-time only makes sense with --budget")
+    if args.target_half_width is not None:
+        params["target_half_width"] = args.target_half_width
     if args.confidence is not None:
         params["confidence"] = args.confidence
     registry = get_registry()
