@@ -330,6 +330,34 @@ class _Battery:
             many = comp.compare_many({"a": Sample(x), "b": Sample(y), "c": Sample(z)})
             _check_result(many, "compare_many()")
 
+    def check_result_fields(self) -> None:
+        """The contract's fields are consistent: probabilities in [0, 1], ordered intervals, the level asked for."""
+        res = self.reference()
+        comp = self._fixed()
+        asked = getattr(comp, "confidence", None) if "confidence" in self.names else None
+        if isinstance(res, TestResult):
+            assert res.pvalue is None or 0.0 <= res.pvalue <= 1.0, f"pvalue {res.pvalue!r} is not in [0, 1]"
+            assert 0.0 < res.alpha < 1.0, f"alpha {res.alpha!r} is not in (0, 1)"
+            assert isinstance(res.reject, bool), f"reject must be a bool, got {res.reject!r}"
+            if res.pvalue is not None and abs(res.pvalue - res.alpha) > 1e-12:
+                assert res.reject == (res.pvalue < res.alpha), (
+                    f"reject={res.reject} but pvalue {res.pvalue:.4g} vs alpha {res.alpha:g}")
+            if isinstance(asked, float):
+                assert math.isclose(res.alpha, 1.0 - asked), (
+                    f"alpha {res.alpha!r} should be 1 - confidence = {1.0 - asked:g}")
+        if isinstance(res, Comparison):
+            assert res.pvalue is None or 0.0 <= res.pvalue <= 1.0, f"pvalue {res.pvalue!r} is not in [0, 1]"
+            assert res.significant is None or isinstance(res.significant, bool), (
+                f"significant must be True, False or None, got {res.significant!r}")
+            assert res.confidence is None or 0.0 < res.confidence < 1.0, f"confidence {res.confidence!r}"
+            if res.ci_low is not None and res.ci_high is not None:
+                assert res.ci_low <= res.ci_high, f"interval [{res.ci_low}, {res.ci_high}] is reversed"
+            if isinstance(asked, float) and res.confidence is not None:
+                assert math.isclose(res.confidence, asked), (
+                    f"confidence {res.confidence!r} in the result, {asked!r} asked for")
+            assert isinstance(res.verdict, str) and res.verdict, "verdict must be a non-empty sentence"
+            assert isinstance(res.details, Mapping), "details must be a mapping"
+
     def check_random_state(self) -> None:
         if "random_state" not in self.names:
             raise _Skip("no random_state parameter")
@@ -457,7 +485,7 @@ class _Battery:
 
     def checks(self) -> Iterator[tuple[str, Callable[[], None]]]:
         order = ["class", "construct", "get_params", "repr", "unknown_param", "invalid_confidence",
-                 "invalid_random_state", "pickle", "result", "random_state", "array_likes", "direction",
+                 "invalid_random_state", "pickle", "result", "result_fields", "random_state", "array_likes", "direction",
                  "nan", "degenerate", "levels", "pipeline"]
         for name in order:
             yield name, getattr(self, f"check_{name}")

@@ -24,6 +24,7 @@ def test_toys_pass(toy_registry, cls):
 def test_accepts_a_name_or_an_instance(toy_registry):
     assert check_component("toy-ratio") and check_component(toys.ToyRatio())
     assert [name for name, _ in component_checks("toy-ratio")][:3] == ["class", "construct", "get_params"]
+    assert len(component_checks(toys.ToyRatio)) == 17
     with pytest.raises(pr.ConfigError, match="did you mean 'toy-ratio'"):
         check_component("toy-rati")
 
@@ -46,7 +47,7 @@ def test_failure_message_names_component_and_checks(toy_registry):
     with pytest.raises(AssertionError) as err:
         check_component(Naive)
     msg = str(err.value)
-    assert msg.startswith("check_component(Naive ('naive')): 4 of 16 checks failed")
+    assert msg.startswith("check_component(Naive ('naive')): 4 of 17 checks failed")
     assert "check_component[naive] pickle: the component does not pickle (define the class at module level" in msg
     assert "check_component[naive] class: needs a docstring" in msg
     assert "check_component[naive] direction: candidate = baseline / 1.3 on throughputs" in msg
@@ -95,6 +96,12 @@ def _result(self, baseline, candidate):
      "result", "describe() must be a non-empty string"),
     ({"compare": lambda self, b, c: 1 / 0}, "result", "unexpected ZeroDivisionError"),
     ({"compare": _result}, "direction", "estimate 1 should be > 1"),
+    ({"compare": lambda self, b, c: pr.Comparison(estimate=1.5, ci_low=2.0, ci_high=1.0, confidence=0.95,
+                                                  pvalue=None, significant=True, verdict="x")},
+     "result_fields", "interval [2.0, 1.0] is reversed"),
+    ({"compare": lambda self, b, c: pr.Comparison(estimate=1.5, ci_low=None, ci_high=None, confidence=0.9,
+                                                  pvalue=1.5, significant=True, verdict="x")},
+     "result_fields", "pvalue 1.5 is not in [0, 1]"),
     ({"compare": lambda self, b, c: (np.asarray(b).sort() if isinstance(b, np.ndarray) else None)
       or _result(self, b, c)}, "array_likes", "modifies its input arrays in place"),
 ])
@@ -175,3 +182,28 @@ def test_suite_scope_gets_suites(toy_registry):
         return toys.ToySuite.compare(self, baseline, candidate)
 
     assert check_component(_variant(toys.ToySuite, compare=compare)) and seen["n"] == 12
+
+
+def test_confidence_asked_for_is_the_one_reported(toy_registry):
+    def compare(self, baseline, candidate):
+        res = toys.ToyRatio.compare(self, baseline, candidate)
+        return attrs.evolve(res, confidence=0.95)  # ignores the parameter
+
+    fails = failed(_variant(toys.ToyRatio, example_params={"confidence": 0.9}, compare=compare))
+    assert "confidence 0.95 in the result, 0.9 asked for" in fails["result_fields"]
+
+
+def test_test_results_are_consistent(toy_registry):
+    @attrs.define(repr=False)
+    class Inconsistent(pr.Test):
+        """Rejects whatever the p-value says."""
+
+        name = "inconsistent"
+        confidence: float = pr.confidence_param()
+
+        def test(self, x, y=None):
+            pr.as_sample(x), pr.as_sample(y)
+            return pr.TestResult(statistic=1.0, pvalue=0.5, alpha=1 - self.confidence, reject=True)
+
+    _module_level(Inconsistent)
+    assert "reject=True but pvalue 0.5 vs alpha 0.05" in failed(Inconsistent)["result_fields"]
