@@ -170,3 +170,28 @@ def test_manual_example_warning_file(manual_report):
     assert "Benchmark Second sample:" not in lines
     assert any("highest level where it holds: 83%" in line for line in lines)
     assert lines[-1] == f"{sum(line.startswith('  ') for line in lines)} warning(s)."
+
+
+def test_paper_section_6_3_icc_versus_gcc():
+    # P§6.3 (spec V-6): icc vs gcc, SPEC OMP2001, 54 couples. Non-significant speedups at risk 5%: 14 (mean),
+    # 13 (median); at 20%: 13, 12. Median proportion 41/54, 95% interval [0.621; 0.861], 281 benchmarks.
+    # (At risk 99% the paper prints 11 and 12, these data give 10 and 11; the paper's overall speedups
+    # 1.162 / 1.158 are not reproduced either (1.140 / 1.136): see docs/methods/speedup-test.md.)
+    root = need(DATA / "SPECOMP2001")
+    names = sorted(p.name for p in (root / "gcc_train_input").iterdir())
+    gcc = {n: pr.read(root / "gcc_train_input" / n, format="values") for n in names}
+    icc = {n: pr.read(root / "icc_train_input" / n, format="values") for n in names}
+    suite = pr.Suite.from_pairs(gcc, icc)
+    assert len(suite) == 54
+    report = pr.pipeline("speedup-test").run(suite)
+    rejected = {s: report.suite_results[s].values["total"] - report.suite_results[s].values["significant"]
+                for s in ("mean", "median")}
+    assert rejected == {"mean": 14, "median": 13}
+    prop = report.suite_results["proportion-median"]
+    assert (prop.details["accelerated"], round(prop.ci_low, 3), round(prop.ci_high, 3)) == (41, 0.621, 0.861)
+    assert prop.details["needed_benchmarks"] == 281
+    at_80 = pr.Pipeline([{"component": "speedup-test", "id": "mean", "confidence": 0.8},
+                         {"component": "speedup-test", "id": "median", "statistic": "median", "confidence": 0.8}])
+    report = at_80.run(suite)
+    assert [report.suite_results[s].values["total"] - report.suite_results[s].values["significant"]
+            for s in ("mean", "median")] == [13, 12]
