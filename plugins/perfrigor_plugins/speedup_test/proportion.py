@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import attrs
+import numpy as np
 import perfrigor as pr
 from scipy import stats as sps
 
@@ -86,8 +87,9 @@ class AcceleratedProportion(pr.Comparator):
     def interval(self, accelerated: int, total: int) -> pr.Comparison:
         """The proportion accelerated/total with its interval, validity warning and needed benchmarks."""
         for value, what in ((accelerated, "accelerated"), (total, "total")):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
                 raise pr.ConfigError(f"{what} must be a non-negative integer, got {value!r}")
+        accelerated, total = int(accelerated), int(total)
         if total == 0 or accelerated > total:
             raise pr.DataError(f"accelerated-proportion: need 0 <= accelerated <= total and total > 0, "
                                f"got {accelerated}/{total}")
