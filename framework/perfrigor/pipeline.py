@@ -206,6 +206,18 @@ class Pipeline:
             return Suite(items[0])
         if len(items) == 2 and all(isinstance(i, Mapping) and not isinstance(i, Suite) for i in items):
             return Suite.from_pairs(items[0], items[1])
+        if len(items) == 2 and all(isinstance(i, Suite) for i in items):
+            # two files of one system each (e.g. two tidy tables): pair them by benchmark
+            many = [i for i in items if len(i.systems) != 1]
+            if many:
+                raise DataError(f"{many[0].source or 'a suite'} holds systems {list(many[0].systems)}; "
+                                "give it alone, or two suites of one system each")
+            names = tuple(self._label(o, d) for o, d in zip(inputs, ("baseline", "candidate"), strict=True))
+            if names[0] == names[1]:
+                names = ("baseline", "candidate")
+            return Suite.from_pairs(items[0].system(items[0].systems[0]), items[1].system(items[1].systems[0]),
+                                    names=names, info=dict(items[0].info),
+                                    source=", ".join(i.source or "?" for i in items))
         if len(items) == 2 and all(isinstance(i, Suite) and len(i.systems) == 1 for i in items):
             # two files of one system each (e.g. Google Benchmark, pyperf suites): pair them by benchmark
             names = tuple(self._label(o, d) for o, d in zip(inputs, ("baseline", "candidate"), strict=True))

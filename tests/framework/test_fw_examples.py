@@ -47,3 +47,9 @@ def test_suite_has_at_least_12_benchmarks_and_two_systems():
     suite = pr.read(examples.path("suite") / "suite.csv")
     assert len(suite) >= 12 and suite.systems == ("O1", "O2")
     assert all(suite[b][s].shape == (10,) for b in suite for s in suite.systems)
+
+
+def test_load():
+    old, new = examples.load("two-versions")
+    assert old.shape == (40,) and new.name == "candidate.txt"
+    assert isinstance(examples.load("suite"), pr.Suite) and isinstance(examples.load("hierarchical"), pr.Suite)

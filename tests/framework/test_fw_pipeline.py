@@ -305,3 +305,15 @@ def test_registered_presets_give_the_same_report_on_a_process_pool():
     serial = _canonical(pipeline.run(suite))
     with cf.ProcessPoolExecutor(max_workers=2) as pool:
         assert _canonical(pipeline.run(suite, executor=pool)) == serial
+
+
+def test_two_one_system_suites_are_paired_by_benchmark(toy_registry):
+    a = pr.Suite({"x": {"v1": [1.0, 1.1]}, "y": {"v1": [2.0, 2.1]}}, source="a.csv")
+    b = pr.Suite({"y": {"v2": [1.0, 1.1]}, "x": {"v2": [0.5, 0.55]}}, source="b.csv")
+    report = pr.Pipeline(["toy-ratio"]).run(a, b)
+    assert report.benchmarks == ["x", "y"] and report.result("toy-ratio", "x").estimate == pytest.approx(2.0)
+    assert report.source == "a.csv, b.csv"
+    with pytest.raises(pr.DataError, match=r"only in baseline: \['z'\]"):
+        pr.Pipeline(["toy-ratio"]).run(pr.Suite({"z": {"v1": [1.0]}, **a.data}), b)
+    with pytest.raises(pr.DataError, match="holds systems"):
+        pr.Pipeline(["toy-ratio"]).run(make_suite(), b)

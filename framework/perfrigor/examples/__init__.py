@@ -1,11 +1,15 @@
 """Bundled example data sets (package data), used by ``perfrigor demo`` and the docs.
 
-``names()`` lists them; ``path(name)`` gives the file or folder of one.
+``names()`` lists them; ``path(name)`` gives the folder of one; ``load(name)`` reads it:
+``two-versions`` and ``multimodal`` give ``(baseline, candidate)`` Samples, ``hierarchical``
+and ``suite`` a Suite. Every folder has a README.md saying how the data were measured
+(``benchmarks/collect_examples.py``).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from ..errors import DataError
 
@@ -23,3 +27,14 @@ def path(name: str) -> Path:
     if not p.is_dir():
         raise DataError(f"no bundled example {name!r} (known: {', '.join(names()) or 'none'})")
     return p
+
+
+def load(name: str) -> Any:
+    """The data set read with ``pr.read``: ``(baseline, candidate)`` Samples for two files, else a Suite."""
+    from ..readers import read
+
+    folder = path(name)
+    if (folder / "baseline.txt").exists():
+        return read(folder / "baseline.txt"), read(folder / "candidate.txt")
+    (table,) = sorted(folder.glob("*.csv"))
+    return read(table)
