@@ -1,7 +1,5 @@
 """The decision procedures (spec §4.1 mean, §5.3 median): branches, three outcomes, direction, errors."""
 
-import time
-
 import numpy as np
 import perfrigor as pr
 import pytest
@@ -104,12 +102,10 @@ def test_bad_inputs():
 def test_false_positive_rate_under_h0_stays_near_alpha(statistic, n):
     """Same distribution for both versions: the procedure declares a speedup about 5% of the time or less."""
     rng = np.random.default_rng(2026)
-    reps = 1000
+    reps = 1500
     data = rng.normal(10, 1, size=(reps, 2, n))
     comp = st(statistic=statistic)
-    start = time.perf_counter()
     hits = sum(bool(comp.compare(a, b).significant) for a, b in data)
-    assert time.perf_counter() - start < 15
     rate = hits / reps
-    # binomial sd at 5% and 1000 replicates: 0.7%; the checks make the procedure slightly conservative
-    assert 0.025 <= rate <= 0.075, rate
+    # binomial sd at 5% and 1500 replicates: 0.56%; the checks make the procedure slightly conservative
+    assert 0.025 <= rate <= 0.07, rate
