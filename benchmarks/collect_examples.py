@@ -400,7 +400,7 @@ def collect_hierarchical(b: Builder, out: Path, info: str, builds: int, invocati
             order = tuple(rng.sample(["main", "kernels", "pad"], 3))
             pad_code, pad_data = rng.randrange(0, 4096, 16), rng.randrange(0, 4096, 8)
             exes[name, k] = b.build(flags, pad_code, pad_data, order)
-            recipes.append(f"| {name} | {k} | {' '.join(order)} | {pad_code} | {pad_data} |")
+            recipes.append(f"| {name} | {k} | {' '.join(order)} | {pad_code + 1} | {pad_data} |")
     rows = []
     jobs = [(name, k, j) for (name, k) in exes for j in range(1, invocations + 1)]
     for name, k, j in interleaved(jobs, rng):
@@ -473,21 +473,20 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     q = args.quick
     info = machine()
-    rng = random.Random(SEED)
     wanted = set(args.only or ["two-versions", "multimodal", "hierarchical", "suite"])
     with tempfile.TemporaryDirectory(prefix="perfrigor-examples-") as tmp:
         b = Builder(Path(tmp))
         steps = {
-            "two-versions": lambda: collect_two_versions(b, args.out / "two-versions", info, 8 if q else 40, rng),
-            "multimodal": lambda: collect_multimodal(b, args.out / "multimodal", info, 10 if q else 60, rng),
-            "hierarchical": lambda: collect_hierarchical(b, args.out / "hierarchical", info, 2 if q else 6,
-                                                         2 if q else 5, 3 if q else 8, rng),
-            "suite": lambda: collect_suite(b, args.out / "suite", info, 2 if q else 10, rng),
+            "two-versions": lambda rng: collect_two_versions(b, args.out / "two-versions", info, 8 if q else 40, rng),
+            "multimodal": lambda rng: collect_multimodal(b, args.out / "multimodal", info, 10 if q else 60, rng),
+            "hierarchical": lambda rng: collect_hierarchical(b, args.out / "hierarchical", info, 2 if q else 6,
+                                                             2 if q else 5, 3 if q else 8, rng),
+            "suite": lambda rng: collect_suite(b, args.out / "suite", info, 2 if q else 10, rng),
         }
         for name, step in steps.items():
             if name in wanted:
                 t0 = time.perf_counter()
-                step()
+                step(random.Random(f"{SEED}-{name}"))  # each data set its own seeded order, whatever is collected
                 print(f"{name}: {time.perf_counter() - t0:.1f} s", flush=True)
     return 0
 
