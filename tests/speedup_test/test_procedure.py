@@ -60,9 +60,13 @@ def test_not_significant_and_direction():
 
 
 def test_confidence_changes_the_auxiliary_tests_too():
-    base = [6.512692, 5.547728, 4.171278, 5.748114]
-    res = st(confidence=0.99).compare(base, [4.5, 5.4, 5.7, 5.2])
-    assert res.confidence == 0.99 and res.details["max_confidence"] is None or res.details["max_confidence"] < 0.99
+    # pitfall 6 of the spec (§12): the same alpha drives the F test, so the level can switch Student/Welch
+    rng = np.random.default_rng(2)
+    x, y = rng.normal(10, 1, 15), rng.normal(9, 1.5, 15)
+    at_95, at_80 = st(confidence=0.95).compare(x, y), st(confidence=0.8).compare(x, y)
+    assert 0.05 < at_95.details["pvalues"]["fisher_f"] <= 0.2
+    assert at_95.details["test"] == "student-t" and at_80.details["test"] == "welch-t"
+    assert at_80.pvalue == at_80.details["pvalues"]["welch_t"]
 
 
 def test_max_confidence_bisection():
