@@ -10,7 +10,9 @@ authors run it on theirs::
 The battery constructs the component with ``cls.example_params`` and checks
 parameters (``get_params`` round-trips through ``pr.get``, unknown or invalid
 parameters raise ConfigError, ``repr`` works, pickling works), results (``pr.Result``
-instances whose ``to_dict()`` is strict JSON, a non-empty ``describe()``),
+instances whose ``to_dict()`` is strict JSON, a non-empty ``describe()``, consistent
+fields: p-values in [0, 1], ordered intervals, ``reject`` agreeing with the p-value,
+the ``confidence`` asked for reported back),
 reproducibility with ``random_state``, the direction of comparisons (a
 candidate 1.3 times faster gives a speedup > 1, whatever the metric's
 direction), plain array-likes accepted like Samples and left unmodified, NaN
