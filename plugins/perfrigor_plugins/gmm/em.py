@@ -25,12 +25,19 @@ on the original scale, exactly as mclust sees it.
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
+
 import attrs
 import numpy as np
 
 EPS = float(np.finfo(float).eps)
 TOL = 1e-5
 LOG_2PI = float(np.log(2.0 * np.pi))
+#: threads fitting different G at once (numpy's loops release the GIL), and the input size
+#: (data sets x observations x G_max) from which they pay for themselves
+THREADS = min(4, os.cpu_count() or 1)
+THREAD_MIN_ELEMENTS = 400_000
 #: elements (replicates x observations x components) per chunk of a batched fit
 CHUNK_ELEMENTS = 1_500_000
 
@@ -277,19 +284,32 @@ def bic_search(x: np.ndarray, max_components: int = 9, models: tuple[str, ...] =
     log_scale = np.log(scale[:, 0])
     log_n = np.log(n)
     use = [m for m in range(2) if MODELS[m] in models]
-    fits: dict[tuple[int, int], BatchFit] = {}
-    for g in range(1, min(gmax, n) + 1):
+    equal = np.concatenate([np.full(b, m == 0) for m in use])
+    stacked_x, stacked_raw = np.concatenate([xs] * len(use)), np.concatenate([x] * len(use))
+    stacked_scale = np.tile(log_scale, len(use))
+
+    def fit_g(g: int) -> BatchFit:
         if g == 1:  # one normal: "E" and "V" coincide
-            one = fit_batch(xs, 1, np.ones(b, bool), log_scale)
-            fits.update({(1, m): one for m in use})
-        else:  # both models stacked along the batch axis: one batched EM per G
-            equal = np.concatenate([np.full(b, m == 0) for m in use])
-            fit = fit_batch(np.concatenate([xs] * len(use)), g, equal, np.tile(log_scale, len(use)),
-                            raw=np.concatenate([x] * len(use)))
-            for j, m in enumerate(use):
+            return fit_batch(xs, 1, np.ones(b, bool), log_scale)
+        # both models stacked along the batch axis: one batched EM per G
+        return fit_batch(stacked_x, g, equal, stacked_scale, raw=stacked_raw)
+
+    sizes = range(1, min(gmax, n) + 1)
+    if THREADS > 1 and b * n * gmax >= THREAD_MIN_ELEMENTS:
+        # numpy releases the GIL in its loops: the G's run side by side on big inputs
+        with ThreadPoolExecutor(THREADS) as pool:
+            order = sizes[::-1]  # the largest G take longest: start them first
+            results = dict(zip(order, pool.map(fit_g, order), strict=True))
+    else:
+        results = {g: fit_g(g) for g in sizes}
+    fits: dict[tuple[int, int], BatchFit] = {}
+    for g, fit in results.items():
+        for j, m in enumerate(use):
+            if g == 1:
+                fits[(1, m)] = fit
+            else:
                 sl = slice(j * b, (j + 1) * b)
                 fits[(g, m)] = BatchFit(*(getattr(fit, f.name)[sl] for f in attrs.fields(BatchFit)))
-        for m in use:
             f = fits[(g, m)]
             loglik[:, g - 1, m] = np.where(f.ok, f.loglik, np.nan)
             bic[:, g - 1, m] = 2.0 * loglik[:, g - 1, m] - n_params(g, MODELS[m]) * log_n
