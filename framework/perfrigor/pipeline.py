@@ -207,7 +207,7 @@ class Pipeline:
         if len(items) == 2 and all(isinstance(i, Mapping) and not isinstance(i, Suite) for i in items):
             return Suite.from_pairs(items[0], items[1])
         if len(items) == 2 and all(isinstance(i, Suite) for i in items):
-            # two files of one system each (e.g. two tidy tables): pair them by benchmark
+            # two files of one system each (Google Benchmark, pyperf, tidy tables): pair them by benchmark
             many = [i for i in items if len(i.systems) != 1]
             if many:
                 raise DataError(f"{many[0].source or 'a suite'} holds systems {list(many[0].systems)}; "
@@ -218,13 +218,6 @@ class Pipeline:
             return Suite.from_pairs(items[0].system(items[0].systems[0]), items[1].system(items[1].systems[0]),
                                     names=names, info=dict(items[0].info),
                                     source=", ".join(i.source or "?" for i in items))
-        if len(items) == 2 and all(isinstance(i, Suite) and len(i.systems) == 1 for i in items):
-            # two files of one system each (e.g. Google Benchmark, pyperf suites): pair them by benchmark
-            names = tuple(self._label(o, d) for o, d in zip(inputs, ("baseline", "candidate"), strict=True))
-            if names[0] == names[1]:
-                names = ("baseline", "candidate")
-            return Suite.from_pairs(items[0].system(items[0].systems[0]), items[1].system(items[1].systems[0]),
-                                    names=names, info=dict(items[0].info))
         if len(items) == 2 and not any(isinstance(i, Suite) for i in items):
             names = tuple(self._label(o, d) for o, d in zip(inputs, ("baseline", "candidate"), strict=True))
             if names[0] == names[1]:
@@ -299,10 +292,10 @@ class Pipeline:
                     suite_results[step.id] = result
                     continue
                 copies = {s.id: _seeded(s.component, len(benchmarks)) for s in stage}
-                futures = [
-                    pool.submit(_run_stage, [(s.id, copies[s.id][i].for_benchmark(suite.info.get(b))) for s in stage],
-                                b, suite[b],
-                                baseline, candidate, per_bench[b])
+                futures = [  # for_benchmark: a component may honour the benchmark's own settings (info)
+                    pool.submit(_run_stage,
+                                [(s.id, copies[s.id][i].for_benchmark(suite.info.get(b))) for s in stage],
+                                b, suite[b], baseline, candidate, per_bench[b])
                     for i, b in enumerate(benchmarks)
                 ]
                 step_errors: dict[str, list[tuple[str, str]]] = {s.id: [] for s in stage}
