@@ -317,3 +317,10 @@ def test_two_one_system_suites_are_paired_by_benchmark(toy_registry):
         pr.Pipeline(["toy-ratio"]).run(pr.Suite({"z": {"v1": [1.0]}, **a.data}), b)
     with pytest.raises(pr.DataError, match="holds systems"):
         pr.Pipeline(["toy-ratio"]).run(make_suite(), b)
+
+
+def test_per_benchmark_settings_reach_the_component(toy_registry):
+    base = make_suite(n=3)
+    suite = pr.Suite(base.data, info={"b1": {"confidence": 0.8}})
+    report = pr.Pipeline(["toy-ratio"]).run(suite)
+    assert [report.result("toy-ratio", b).confidence for b in suite] == [0.95, 0.8, 0.95]

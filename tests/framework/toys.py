@@ -30,6 +30,12 @@ class ToyRatio(pr.Comparator):
         return pr.Comparison(estimate=s, ci_low=None, ci_high=None, confidence=self.confidence, pvalue=None,
                              significant=None, verdict=f"toy speedup {s:.3f}")
 
+    def for_benchmark(self, info):
+        """A benchmark's own confidence level (from the suite's info) replaces the step's."""
+        if info is not None and info.confidence is not None:
+            return self.set_params(confidence=info.confidence)
+        return self
+
 
 @attrs.define(repr=False)
 class ToyBoot(pr.Comparator):
