@@ -142,7 +142,7 @@ def _e_step_d2(d2: np.ndarray, w: np.ndarray, var: np.ndarray) -> tuple[np.ndarr
 def _centres(x: np.ndarray, z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Component sizes, means and squared distances (B, G, n) from responsibilities z (B, G, n)."""
     nk = z.sum(axis=2)
-    mu = np.matmul(z, x[:, :, None])[:, :, 0] / np.where(nk > 0, nk, 1.0)
+    mu = np.einsum("bkn,bn->bk", z, x) / np.where(nk > 0, nk, 1.0)  # (BLAS matmul is slow here at large n)
     d2 = x[:, None, :] - mu[:, :, None]
     d2 *= d2
     return nk, mu, d2
