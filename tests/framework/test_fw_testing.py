@@ -161,6 +161,7 @@ def test_required_parameters_need_example_params(toy_registry):
     assert check_component(ok)
 
 
+@pytest.mark.filterwarnings("ignore:Degrees of freedom:RuntimeWarning")
 def test_levels_and_degenerate_data(toy_registry):
     def estimate(self, sample):
         s = pr.as_sample(sample)
