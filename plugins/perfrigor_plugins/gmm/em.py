@@ -179,7 +179,9 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
         nk, mu, d2 = _centres(xa, za)  # M-step ...
         var = _variances(za, d2, nk, eq)
         w = nk / n
-        # mclust: a variance at or below eps, or an emptied component, ends the fit with BIC = NA
+        # mclust: a variance at or below eps, or an emptied component, ends the fit with BIC = NA.
+        # The variance is compared on the standardised scale (mclust: in the data's unit), so the
+        # fit does not depend on the unit: mclust fails on data whose spread is below ~1e-8 units.
         failed = np.any(var <= EPS, axis=1) | np.any(nk <= np.sqrt(EPS), axis=1)
         var[failed] = 1.0
         w[failed] = 1.0 / g
