@@ -6,7 +6,8 @@ with functions decorated by :data:`hookimpl`; each returns a list.
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
 
 import pluggy
 
@@ -26,10 +27,38 @@ def perfrigor_pipelines() -> list[dict[str, Any]]:
 
 
 @hookspec
-def perfrigor_readers() -> list[Any]:
-    """Input formats: objects with ``name``, ``suffixes``, ``sniff(path, head)`` and ``read(path, **options)``."""
+def perfrigor_readers() -> list[Reader]:
+    """Input formats: objects following the :class:`Reader` protocol."""
 
 
 @hookspec
-def perfrigor_renderers() -> list[Any]:
-    """Output formats: objects with ``name`` and ``render(report) -> str``."""
+def perfrigor_renderers() -> list[Renderer]:
+    """Output formats: objects following the :class:`Renderer` protocol."""
+
+
+@runtime_checkable
+class Reader(Protocol):
+    """An input format. ``pr.read(path)`` asks each reader, lowest ``priority`` first (default 50),
+    whether it recognises the file (``sniff``), unless ``format=name`` picks one."""
+
+    name: str
+    suffixes: tuple[str, ...]
+
+    def sniff(self, path: Path, head: str) -> bool:
+        """Whether the file (its first 4 KB in ``head``) is in this format."""
+        ...
+
+    def read(self, path: Path, **options: Any) -> Any:
+        """A Sample (one system of one benchmark) or a Suite; DataError naming file and line if bad."""
+        ...
+
+
+@runtime_checkable
+class Renderer(Protocol):
+    """An output format: ``report.render(name)``. An optional ``suffix`` (".md") lets ``-o FILE`` pick it."""
+
+    name: str
+
+    def render(self, report: Any) -> str:
+        """The whole report as one string."""
+        ...

@@ -22,6 +22,7 @@ from .components import KINDS, SCOPES, Component, build
 from .errors import ConfigError
 
 ENTRY_POINT_GROUP = "perfrigor"
+PROTOCOLS = {"perfrigor_readers": hookspecs.Reader, "perfrigor_renderers": hookspecs.Renderer}
 ENV_ALLOW = "PERFRIGOR_PLUGINS"
 
 
@@ -89,6 +90,11 @@ class Registry:
                         raise ConfigError(f"plugin {plugin_name}: {hook_name}() returned {item!r} without a name")
                     if hook_name == "perfrigor_pipelines":
                         self._check_preset(item, plugin_name)
+                    elif hook_name in PROTOCOLS and not isinstance(item, PROTOCOLS[hook_name]):
+                        proto = PROTOCOLS[hook_name]
+                        raise ConfigError(f"plugin {plugin_name}: {hook_name}() returned {name!r}, which lacks "
+                                          f"what a {proto.__name__.lower()} needs ({proto.__doc__.split('.')[0]}; "
+                                          "see perfrigor.hookspecs)")
                     if name in table:
                         other = table[name].plugin
                         raise ConfigError(f"name clash: {name!r} is registered by both {other} and {plugin_name}")

@@ -75,6 +75,9 @@ def test_name_clash_names_both_plugins():
     ({"perfrigor_pipelines": lambda: [{"steps": []}]}, "without a name"),
     ({"perfrigor_pipelines": lambda: [{"name": "empty", "steps": []}]}, "preset 'empty' needs a non-empty list"),
     ({"perfrigor_renderers": lambda: [object()]}, "without a name"),
+    ({"perfrigor_renderers": lambda: [types.SimpleNamespace(name="csv")]}, "returned 'csv', which lacks what a renderer"),
+    ({"perfrigor_readers": lambda: [types.SimpleNamespace(name="xlsx", suffixes=(".xlsx",), read=print)]},
+     "returned 'xlsx', which lacks what a reader needs"),
 ])
 def test_broken_plugins_are_named(hooks, match):
     with pytest.raises(pr.ConfigError, match=match):
