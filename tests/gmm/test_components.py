@@ -145,3 +145,18 @@ def test_plot_writes_a_png(tmp_path):
     sample = pr.Sample(TWO_MODES, name="two modes")
     path = est.plot(sample, est.estimate(sample), tmp_path / "mix.png")
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_cli_describe_shows_the_mixture_and_draws_the_plot(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    from perfrigor.cli import main
+
+    data = tmp_path / "times.txt"
+    data.write_text("\n".join(f"{v:.6f}" for v in TWO_MODES))
+    png = tmp_path / "mixture.png"
+    code = main(["describe", str(data), "--plot", str(png), "--seed", "1",
+                 "--param", "gmm-fit.n_bootstrap=200", "--param", "gmm-fit.max_components=3"])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "Gaussian mixture, 2 components" in out and "KSfit" in out and "bootstrap p-value" in out
+    assert png.read_bytes()[:4] == b"\x89PNG"
