@@ -113,9 +113,10 @@ class BatchFit:
     iterations: np.ndarray  # (B,)
 
 
-#: exp() is skipped below this (the responsibility is set to 0): values < 1e-304 change no
-#: sum, and exp() of large negative numbers (subnormal results) is many times slower
-MIN_LOG = -700.0
+#: log-responsibilities are clipped here before exp(): exp(-100) ~ 4e-44 changes no sum a fit
+#: depends on (a component whose every responsibility is that small has emptied and fails
+#: anyway), and exp() of large negative numbers (subnormal results) is many times slower
+MIN_LOG = -100.0
 
 
 def e_step(x: np.ndarray, w: np.ndarray, mu: np.ndarray, var: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -132,10 +133,10 @@ def _e_step_d2(d2: np.ndarray, w: np.ndarray, var: np.ndarray) -> tuple[np.ndarr
     lj += (np.log(w) - 0.5 * (LOG_2PI + np.log(var)))[:, :, None]
     top = lj.max(axis=1)
     lj -= top[:, None, :]
-    z = np.zeros_like(lj)
-    np.exp(lj, out=z, where=lj > MIN_LOG)  # far components: exactly 0 instead of < 1e-304
+    np.maximum(lj, MIN_LOG, out=lj)  # far components: exp(-100) ~ 4e-44 instead of smaller
+    z = np.exp(lj, out=lj)
     s = z.sum(axis=1)
-    z /= s[:, None, :]
+    z *= (1.0 / s)[:, None, :]
     return z, (top + np.log(s)).sum(axis=1)
 
 
