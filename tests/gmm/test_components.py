@@ -160,3 +160,12 @@ def test_cli_describe_shows_the_mixture_and_draws_the_plot(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "Gaussian mixture, 2 components" in out and "KSfit" in out and "bootstrap p-value" in out
     assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_plot_without_matplotlib_is_a_config_error(monkeypatch, tmp_path):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # "import matplotlib" now fails
+    est = pr.get("gmm")
+    with pytest.raises(pr.ConfigError, match="matplotlib"):
+        est.plot(TWO_MODES, est.estimate(TWO_MODES), tmp_path / "x.png")
