@@ -124,3 +124,17 @@ def test_quantile_classes_match_mclust_qclass_on_ties():
     x = np.sort(DATA["e"])
     want = [0] * 6 + [1] * 6 + [2] * 6 + [3] * 5 + [4] * 8
     assert em.quantile_classes(x, 5).tolist() == want
+
+
+@pytest.mark.parametrize("name, expected", [("a", 0.030825995289), ("e", 0.090448198599)])
+def test_ks_distance_matches_r_ks_test(name, expected):
+    """KSfit's statistic (eq. 3) equals R's ks.test D against the fitted mixture, ties included (e):
+
+    m <- Mclust(x, G = 1:9, modelNames = c("E", "V")); p <- m$parameters; s <- sqrt(p$variance$sigmasq)
+    F <- function(q) sapply(q, function(t) sum(p$pro * pnorm(t, p$mean, s))); ks.test(x, F)$statistic
+    """
+    from perfrigor_plugins.gmm import ksfit
+
+    mix = pr.get("gmm").estimate(DATA[name]).mixture()
+    got = ksfit.ks_distances(DATA[name][None], mix.weights[None], mix.means[None], mix.sds[None])[0]
+    assert got == pytest.approx(expected, abs=1e-11)
