@@ -38,6 +38,8 @@ LOG_2PI = float(np.log(2.0 * np.pi))
 #: (data sets x observations x G_max) from which they pay for themselves
 THREADS = min(4, os.cpu_count() or 1)
 THREAD_MIN_ELEMENTS = 400_000
+#: above this, threads would hold several (G x n) work arrays at once: memory before speed
+THREAD_MAX_ELEMENTS = 5_000_000
 #: elements (replicates x observations x components) per chunk of a batched fit
 CHUNK_ELEMENTS = 1_500_000
 
@@ -298,7 +300,7 @@ def bic_search(x: np.ndarray, max_components: int = 9, models: tuple[str, ...] =
         return fit_batch(stacked_x, g, equal, stacked_scale, raw=stacked_raw)
 
     sizes = range(1, min(gmax, n) + 1)
-    if THREADS > 1 and b * n * gmax >= THREAD_MIN_ELEMENTS:
+    if THREADS > 1 and THREAD_MIN_ELEMENTS <= b * n * gmax <= THREAD_MAX_ELEMENTS:
         # numpy releases the GIL in its loops: the G's run side by side on big inputs
         with ThreadPoolExecutor(THREADS) as pool:
             order = sizes[::-1]  # the largest G take longest: start them first
