@@ -136,12 +136,12 @@ def _short_exc(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}{where}"
 
 
-def _run(component: Component, data: Any, other: Any = None, *, two: bool = True) -> Result:
-    """Call the component's main method on generated data (shape chosen by kind and scope)."""
+def _run(component: Component, data: Any, other: Any = None) -> Result:
+    """Call the component's main method: ``estimate(x)``, ``test(x[, y])`` or ``compare(x, y)``."""
     if isinstance(component, Estimator):
         return component.estimate(data)
     if isinstance(component, Test):
-        if component.n_samples == 1 or not two:
+        if component.n_samples == 1:
             return component.test(data)
         return component.test(data, other)
     if isinstance(component, Comparator):
@@ -182,7 +182,7 @@ def _check_result(res: Any, what: str, expected: type = Result) -> None:
 
 
 def _numbers(res: Result) -> dict[str, Any]:
-    """The numeric fields of a result's dict, for comparing two runs."""
+    """A result's dict without its prose (verdict, warnings), for comparing two runs."""
     d = res.to_dict()
     return {k: v for k, v in d.items() if k not in ("verdict", "warnings", "type", "method")}
 
