@@ -44,7 +44,7 @@ from .data import Sample, Suite
 from .errors import ConfigError, DataError
 from .results import Comparison, Result, TestResult
 
-__all__ = ["CheckOutcome", "check_component", "component_checks", "make_data"]
+__all__ = ["CheckOutcome", "check_component", "component_checks", "make_data", "parametrize_with_checks"]
 
 #: parameters that count resamplings: set to the smallest of FAST_VALUES the component accepts,
 #: to keep the battery near ~2 s per component (unless example_params sets them)
@@ -546,3 +546,37 @@ def check_component(component: type[Component] | Component | str, *, raise_on_fa
                           for o in failures)
         raise AssertionError(f"check_component({label}): {len(failures)} of {len(outcomes)} checks failed:\n{lines}")
     return outcomes
+
+
+def parametrize_with_checks(components: list[type[Component] | Component | str]) -> Any:
+    """A ``pytest.mark.parametrize`` over every (component, check) pair, as scikit-learn's helper.
+
+    Each check becomes its own test (id ``"<name>-<check>"``); checks that do not apply are
+    skipped. Use it in a plugin's tests::
+
+        @parametrize_with_checks([MedianRatio])
+        def test_conformance(check):
+            check()
+    """
+    import pytest
+
+    params = []
+    for component in components:
+        cls = _resolve(component)
+        for check, fn in _Battery(cls).checks():
+            params.append(pytest.param(_skipping(fn), id=f"{cls.name or cls.__name__}-{check}"))
+    return pytest.mark.parametrize("check", params)
+
+
+def _skipping(fn: Callable[[], None]) -> Callable[[], None]:
+    """A check whose 'does not apply' becomes pytest.skip."""
+
+    def run() -> None:
+        import pytest
+
+        try:
+            fn()
+        except _Skip as skip:
+            pytest.skip(str(skip))
+
+    return run

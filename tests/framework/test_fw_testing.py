@@ -7,7 +7,7 @@ import numpy as np
 import perfrigor as pr
 import pytest
 import toys
-from perfrigor.testing import check_component, component_checks, make_data
+from perfrigor.testing import check_component, component_checks, make_data, parametrize_with_checks
 
 
 def failed(cls) -> dict[str, str]:
@@ -208,3 +208,8 @@ def test_test_results_are_consistent(toy_registry):
 
     _module_level(Inconsistent)
     assert "reject=True but pvalue 0.5 vs alpha 0.05" in failed(Inconsistent)["result_fields"]
+
+
+@parametrize_with_checks([toys.ToyRatio, toys.ToySuite])
+def test_parametrize_with_checks(check):
+    check()
