@@ -225,3 +225,38 @@ def test_single():
     s = pr.Suite.single([1, 2, 3], [1, 2, 2])
     assert s.benchmarks == ["benchmark"] and s.systems == ("baseline", "candidate")
     assert pr.Suite.single([1, 2]).systems == ("baseline",)
+
+
+names = st.text(alphabet="abcdefghij-_0123456789", min_size=1, max_size=6)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.dictionaries(names, st.lists(finite, min_size=1, max_size=5), min_size=1, max_size=6), st.data())
+def test_from_pairs_round_trips_any_benchmarks(base, data):
+    cand = {b: [v * 0.5 for v in vals] for b, vals in base.items()}
+    s = pr.Suite.from_pairs(base, cand, names=("v1", "v2"))
+    assert s.benchmarks == list(base) and s.systems == ("v1", "v2")
+    assert all(np.array_equal(s.system("v2")[b].values, np.asarray(cand[b])) for b in base)
+    again = pickle.loads(pickle.dumps(s))
+    assert again.benchmarks == s.benchmarks
+    dropped = data.draw(st.sampled_from(sorted(base)))
+    with pytest.raises(pr.DataError, match=f"only in v1: \\['{dropped}'\\]"):
+        pr.Suite.from_pairs(base, {b: v for b, v in cand.items() if b != dropped}, names=("v1", "v2"))
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5)
+    | st.builds(np.float64, st.floats()) | st.builds(np.int64, st.integers(-2**62, 2**62)),
+    lambda children: st.lists(children, max_size=4) | st.tuples(children, children)
+    | st.dictionaries(st.text(max_size=4) | st.integers(), children, max_size=4)
+    | st.builds(lambda xs: np.array(xs, dtype=float), st.lists(st.floats(), max_size=4)),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(json_values)
+def test_to_jsonable_is_always_strict_json(value):
+    import json
+
+    json.dumps(pr.to_jsonable(value), allow_nan=False)
