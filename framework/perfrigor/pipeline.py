@@ -16,6 +16,7 @@ from typing import Any
 import attrs
 import numpy as np
 
+from . import progress
 from .components import Component, build
 from .data import Sample, Suite
 from .errors import ConfigError, DataError
@@ -299,11 +300,14 @@ class Pipeline:
                     for i, b in enumerate(benchmarks)
                 ]
                 step_errors: dict[str, list[tuple[str, str]]] = {s.id: [] for s in stage}
-                for b, fut in zip(benchmarks, futures, strict=True):
-                    new, errs = fut.result()
-                    per_bench[b].update(new)
-                    for step_id, message in errs:
-                        step_errors[step_id].append((b, message))
+                label = ", ".join(s.id for s in stage)
+                with progress.task(len(benchmarks), f"{label} ({len(benchmarks)} benchmarks)") as advance:
+                    for b, fut in zip(benchmarks, futures, strict=True):
+                        new, errs = fut.result()
+                        advance(1)
+                        per_bench[b].update(new)
+                        for step_id, message in errs:
+                            step_errors[step_id].append((b, message))
                 for step in stage:  # errors and summaries in step order, benchmarks in suite order
                     for b, message in step_errors[step.id]:
                         failed(step.id, b, message)

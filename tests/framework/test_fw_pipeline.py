@@ -324,3 +324,27 @@ def test_per_benchmark_settings_reach_the_component(toy_registry):
     suite = pr.Suite(base.data, info={"b1": {"confidence": 0.8}})
     report = pr.Pipeline(["toy-ratio"]).run(suite)
     assert [report.result("toy-ratio", b).confidence for b in suite] == [0.95, 0.8, 0.95]
+
+
+def test_progress_over_benchmarks_is_reported(toy_registry):
+    from perfrigor import progress
+
+    class Recorder:
+        def __init__(self):
+            self.events = []
+
+        def start(self, total, description):
+            self.events.append(("start", total, description))
+            return lambda n=1: self.events.append(("advance", n))
+
+        def finish(self):
+            self.events.append(("finish",))
+
+    rec = Recorder()
+    previous = progress.set_reporter(rec)
+    try:
+        pr.Pipeline(["toy-ratio", "toy-mean", "toy-suite"]).run(make_suite(n=4))
+    finally:
+        progress.set_reporter(previous)
+    assert rec.events[0] == ("start", 4, "toy-ratio, toy-mean (4 benchmarks)")
+    assert rec.events[1:] == [("advance", 1)] * 4 + [("finish",)]
