@@ -37,7 +37,7 @@ LOG_2PI = float(np.log(2.0 * np.pi))
 #: threads fitting different G at once (numpy's loops release the GIL), and the input size
 #: (data sets x observations x G_max) from which they pay for themselves
 THREADS = min(4, os.cpu_count() or 1)
-THREAD_MIN_ELEMENTS = 400_000
+THREAD_MIN_ELEMENTS = 100_000
 #: above this, threads would hold several (G x n) work arrays at once: memory before speed
 THREAD_MAX_ELEMENTS = 5_000_000
 #: elements (replicates x observations x components) per chunk of a batched fit
