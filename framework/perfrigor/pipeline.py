@@ -8,6 +8,7 @@ results of the steps before it. Results do not depend on the executor.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -301,7 +302,9 @@ class Pipeline:
                 ]
                 step_errors: dict[str, list[tuple[str, str]]] = {s.id: [] for s in stage}
                 label = ", ".join(s.id for s in stage)
-                with progress.task(len(benchmarks), f"{label} ({len(benchmarks)} benchmarks)") as advance:
+                bar = (progress.task(len(benchmarks), f"{label} ({len(benchmarks)} benchmarks)") if not single
+                       else contextlib.nullcontext(lambda n=1: None))  # one benchmark: its steps' own bars
+                with bar as advance:
                     for b, fut in zip(benchmarks, futures, strict=True):
                         new, errs = fut.result()
                         advance(1)
