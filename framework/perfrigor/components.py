@@ -19,7 +19,7 @@ import attrs
 import numpy as np
 
 from .data import Sample, Suite
-from .errors import ConfigError
+from .errors import ConfigError, DataError
 from .results import Result, SuiteSummary
 
 # ---------------------------------------------------------------- parameters
@@ -281,7 +281,9 @@ def as_sample(obj: Any, what: str = "sample", **kwargs: Any) -> Sample:
 def as_sample_mapping(obj: Any, what: str) -> dict[str, Sample]:
     """``{benchmark: Sample}`` from a mapping of samples or array-likes (suite comparators)."""
     if not isinstance(obj, Mapping):
-        raise ConfigError(f"{what}: a suite comparator takes a mapping {{benchmark: sample}}, got {type(obj).__name__}")
+        raise DataError(f"{what}: a suite comparator takes a mapping {{benchmark: sample}}, got {type(obj).__name__}")
+    if not obj:
+        raise DataError(f"{what}: no benchmarks")
     return {str(k): as_sample(v, what=f"{what}, benchmark {k!r}", name=str(k)) for k, v in obj.items()}
 
 

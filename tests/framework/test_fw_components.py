@@ -97,8 +97,10 @@ def test_as_sample_and_mapping():
     assert m["b1"].name == "b1" and isinstance(m["b2"], pr.Sample)
     with pytest.raises(pr.DataError, match="baseline, benchmark 'b1': value nan"):
         pr.as_sample_mapping({"b1": [1, float("nan")]}, "baseline")
-    with pytest.raises(pr.ConfigError, match="takes a mapping"):
+    with pytest.raises(pr.DataError, match="takes a mapping"):
         pr.as_sample_mapping([1, 2], "baseline")
+    with pytest.raises(pr.DataError, match="candidate: no benchmarks"):
+        pr.as_sample_mapping({}, "candidate")
 
 
 # ------------------------------------------------------------------------ results
