@@ -2,7 +2,10 @@
 
 Per-benchmark steps run on every benchmark (through any
 ``concurrent.futures.Executor``), suite steps run once; every step sees the
-results of the steps before it. Results do not depend on the executor.
+results of the steps before it. Consecutive per-benchmark steps form a stage,
+sent as one task per benchmark. Results do not depend on the executor (numpy
+Generator seeds are split per benchmark before tasks leave). A DataError of a
+step is recorded in ``report.errors``, never dropped.
 """
 
 from __future__ import annotations
