@@ -138,3 +138,74 @@ def test_ks_distance_matches_r_ks_test(name, expected):
     mix = pr.get("gmm").estimate(DATA[name]).mixture()
     got = ksfit.ks_distances(DATA[name][None], mix.weights[None], mix.means[None], mix.sds[None])[0]
     assert got == pytest.approx(expected, abs=1e-11)
+
+
+def random_mixture_samples() -> list[np.ndarray]:
+    """40 samples of random mixtures (the paper's 5.2.1 generator, K = 1 + Poisson(2)); every 4th rounded."""
+    rng = np.random.default_rng(123)
+    out = []
+    for i in range(40):
+        k = 1 + rng.poisson(2)
+        w = rng.dirichlet(np.ones(k))
+        mu = rng.uniform(10, 60, k)
+        sd = 0.3 + 4 * rng.beta(3, 2, k)
+        n = int(rng.choice([30, 100, 500, 1500]))
+        c = rng.choice(k, size=n, p=w)
+        x = rng.normal(mu[c], sd[c])
+        out.append(np.round(x, 1) if i % 4 == 0 else x)
+    return out
+
+
+# R: for (i in 0:39) { x <- scan(paste0(i, ".txt")); m <- Mclust(x, G = 1:9, modelNames = c("E", "V"))
+#                      cat(i, m$modelName, m$G, sprintf("%.8f", m$bic), "\n") }
+RANDOM_MCLUST = [
+    (0, "V", 2, -596.78369881),
+    (1, "E", 2, -2965.10668539),
+    (2, "E", 3, -745.52951636),
+    (3, "E", 2, -210.78483826),
+    (4, "V", 3, -9723.88567445),
+    (5, "V", 3, -7828.94862822),
+    (6, "X", 1, -4778.75402973),
+    (7, "V", 2, -148.44114826),
+    (8, "V", 2, -8122.47494277),
+    (9, "E", 2, -9274.45132764),
+    (10, "E", 2, -652.49820093),
+    (11, "V", 3, -8625.30614808),
+    (12, "E", 2, -9084.57828270),
+    (13, "V", 2, -3658.20697389),
+    (14, "V", 3, -3424.78025237),
+    (15, "V", 3, -2893.08287399),
+    (16, "E", 2, -651.74762809),
+    (17, "E", 2, -630.00754762),
+    (18, "V", 3, -193.07362235),
+    (19, "E", 2, -227.21469432),
+    (20, "E", 2, -191.39745180),
+    (21, "X", 1, -559.34492545),
+    (22, "X", 1, -2736.87348717),
+    (23, "V", 4, -702.86721814),
+    (24, "E", 2, -217.02332761),
+    (25, "V", 2, -3385.59288658),
+    (26, "E", 4, -506.39390114),
+    (27, "E", 2, -3047.66669507),
+    (28, "E", 3, -3333.63566954),
+    (29, "V", 2, -8918.63331550),
+    (30, "V", 2, -3072.77946778),
+    (31, "V", 3, -196.12094486),
+    (32, "X", 1, -523.31752772),
+    (33, "X", 1, -460.28432275),
+    (34, "V", 4, -10222.76316825),
+    (35, "V", 3, -9187.26090410),
+    (36, "V", 2, -623.60146520),
+    (37, "V", 3, -153.46284381),
+    (38, "E", 2, -2635.83107501),
+    (39, "X", 1, -161.11489671),
+]
+
+
+def test_forty_random_mixtures_agree_with_mclust():
+    samples = random_mixture_samples()
+    for i, model, g, bic in RANDOM_MCLUST:
+        res = em.bic_search(samples[i][None])
+        assert res.n_components[0] == g, i
+        assert em.MODELS[res.model[0]] == ("E" if model == "X" else model), i
+        assert np.nanmax(res.bic[0]) == pytest.approx(bic, abs=1e-6), i
