@@ -38,7 +38,7 @@ def preset_ready(name: str) -> bool:
 def test_script_compare_with_default_preset(tmp_path):
     if not preset_ready("default"):
         pytest.skip("the default preset's components are not all installed yet")
-    from test_cli_commands import _exe
+    from .test_cli_commands import _exe
 
     old, new = tmp_path / "old.txt", tmp_path / "new.txt"
     old.write_text("\n".join(str(10 + 0.01 * i) for i in range(20)))
