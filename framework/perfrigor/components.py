@@ -121,6 +121,9 @@ class Component:
     example_params: ClassVar[dict[str, Any]] = {}
     #: the fewest levels (array dimensions) the component needs: 2+ for hierarchical-only methods
     min_levels: ClassVar[int] = 1
+    #: suite-scope components: the fewest benchmarks that make the method meaningful; a pipeline
+    #: skips the step (and says so in the report) on a smaller suite, e.g. one pair of samples
+    min_benchmarks: ClassVar[int] = 2
 
     # -- scikit-learn style parameter introspection
     @classmethod

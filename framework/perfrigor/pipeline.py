@@ -273,6 +273,7 @@ class Pipeline:
         per_bench: dict[str, PerBenchmark] = {b: {} for b in benchmarks}
         suite_results: dict[str, Result] = {}
         errors: list[dict[str, str]] = []
+        skipped: list[dict[str, str]] = []
 
         def failed(step_id: str, bench: str, message: str) -> None:
             errors.append({"step": step_id, "benchmark": bench, "message": message})
@@ -282,6 +283,11 @@ class Pipeline:
             for stage in _stages(self.steps):
                 if stage[0].scope == "suite":
                     step = stage[0]
+                    needed = step.component.min_benchmarks
+                    if len(suite) < needed:
+                        skipped.append({"step": step.id, "reason": f"a suite method: it needs at least {needed} "
+                                        f"benchmarks, the input has {len(suite)}"})
+                        continue
                     previous = {"benchmarks": per_bench, "suite": dict(suite_results)}
                     try:
                         result = step.component.run_suite(suite, baseline, candidate, previous)
@@ -345,6 +351,7 @@ class Pipeline:
             suite_results=suite_results,
             errors=errors,
             source=suite.source,
+            skipped=skipped,
         )
 
 

@@ -31,7 +31,8 @@ class Report:
     ``benchmark_results[benchmark][step_id][key]`` holds per-benchmark results
     (key: a system name or ``"baseline -> candidate"``); ``suite_results[step_id]``
     holds suite-level results; ``errors`` lists steps that could not run on a
-    benchmark and why.
+    benchmark and why; ``skipped`` the steps that do not apply to this input (a
+    suite method given one benchmark) and why.
     """
 
     pipeline: str
@@ -43,6 +44,7 @@ class Report:
     suite_results: Mapping[str, Result]
     errors: list[dict[str, str]] = attrs.field(factory=list)
     source: str | None = None
+    skipped: list[dict[str, str]] = attrs.field(factory=list)
 
     @property
     def benchmarks(self) -> list[str]:
@@ -107,6 +109,7 @@ class Report:
             "suite": {step: r.to_dict() for step, r in self.suite_results.items()},
             "warnings": self.warnings,
             "errors": list(self.errors),
+            "skipped": list(self.skipped),
         }
 
     def render(self, format: str = "text") -> str:

@@ -36,7 +36,7 @@ DEFAULT = {
         {"component": "bootstrap-ratio", "random_state": 0},
         {"component": "prob-faster"},
         {"component": "gmm"},
-        {"component": "accelerated-proportion"},
+        {"component": "accelerated-proportion", "statistic": "median"},
         {"component": "hpt"},
     ],
 }

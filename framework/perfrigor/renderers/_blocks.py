@@ -213,8 +213,10 @@ def layout(report) -> list[Block]:
     if report.source:
         head.append(f"Source: {report.source}.")
     blocks.append(Para(" ".join(head)))
+    why_skipped = {s["step"]: s["reason"] for s in getattr(report, "skipped", [])}
     steps = [f"{s.id}: {s.component} ({s.kind}, {s.scope})"
-             + (f" {fmt(dict(s.params))}" if s.params else "") for s in report.steps]
+             + (f" {fmt(dict(s.params))}" if s.params else "")
+             + (f" — not run: {why_skipped[s.id]}" if s.id in why_skipped else "") for s in report.steps]
     blocks += _summary(report)
     blocks += [Heading("Steps"), Items(steps), Heading("Inputs"), _inputs(report)]
     single = len(report.benchmarks) == 1
