@@ -64,7 +64,8 @@ def prob_less_gm(fx: Mixture, fy: Mixture, delta: float = 0.0) -> float:
     """I2 hat (eq. 10): sum_ij pi_i pi'_j Phi((delta + mu'_j - mu_i) / sqrt(s_i^2 + s'_j^2))."""
     s = np.sqrt(fx.sds[:, None] ** 2 + fy.sds[None, :] ** 2)
     p = special.ndtr((delta + fy.means[None, :] - fx.means[:, None]) / s)
-    return float(fx.weights @ p @ fy.weights)
+    # weights sum to 1 only up to rounding: keep the probability inside [0, 1]
+    return float(np.clip(fx.weights @ p @ fy.weights, 0.0, 1.0))
 
 
 # ------------------------------------------------------------------ I3 = P[X_1 < min(X_2..X_r)]
