@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
+import numpy as np
 
 from ..results import Comparison, Estimate, Result, SuiteSummary, TestResult
 
@@ -176,6 +177,12 @@ def _summary(report) -> list[Block]:
                  for key, res in steps.get(step.id, {}).items() if key == pair and isinstance(res, Comparison)]
         if found and len(report.benchmarks) == 1:
             lines.append(f"{step.id}: {found[0][1].describe()}")
+        elif found and kind == "probability" and all(outcome(r, kind) == "unclear" for _, r in found):
+            probs = np.array([r.estimate for _, r in found if r.estimate is not None], dtype=float)
+            if probs.size:
+                lines.append(f"{step.id}: {len(found)} benchmarks: P(a candidate run is faster) above 1/2 on {int((probs > 0.5).sum())}, "
+                             f"below on {int((probs < 0.5).sum())} (median {np.median(probs):.3g}, "
+                             f"range {probs.min():.3g} to {probs.max():.3g})")
         elif found:
             counts: dict[str, list[str]] = {}
             for b, res in found:

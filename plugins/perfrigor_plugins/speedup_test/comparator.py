@@ -113,6 +113,11 @@ class SpeedupTest(pr.Comparator):
             "lower_is_better": lower,
         }
         warnings = list(decision.warnings)
+        nested = [f"{who} {s.shape}" for s, who in ((bs, "baseline"), (cs, "candidate")) if s.is_hierarchical]
+        if nested:  # the Speedup-Test's runs are i.i.d.: pooled nested runs overstate the evidence
+            warnings.append(f"hierarchical samples ({', '.join(nested)}) pooled into independent runs: the "
+                            "Speedup-Test ignores the variance between builds/invocations, so its p-values are "
+                            "too small; read fieller or bootstrap-ratio (Kalibera & Jones) for this data")
         if self.statistic == "median" and decision.significant:
             details["prob_candidate_faster_gt_half"] = True  # P§3.2: the same test shows P[X > Y] > 1/2
         return pr.Comparison(estimate=estimate, ci_low=None, ci_high=None, confidence=self.confidence,
