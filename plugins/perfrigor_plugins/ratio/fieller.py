@@ -111,7 +111,7 @@ def _top_level(sample: pr.Sample, who: str, warnings: list[str]) -> tuple[np.nda
     if values.shape[0] < 2:
         raise pr.DataError(f"{who} {sample.label}: Fieller's interval needs at least 2 {levels[0]} units "
                            f"(to estimate the variance of the mean), got {values.shape[0]}")
-    return values.reshape(values.shape[0], -1).mean(axis=1), levels[0]
+    return pr.hierarchy.top_means(values), levels[0]
 
 
 @attrs.define(repr=False)
