@@ -25,7 +25,7 @@ from .data import Sample, Suite
 from .errors import ConfigError, DataError, PerfrigorError
 from .pipeline import Pipeline, Step
 from .readers import read
-from .registry import get_registry
+from .registry import did_you_mean, get_registry
 from .report import Report
 from .results import Result
 
@@ -242,7 +242,8 @@ def _step_params(pipeline: Pipeline, args: argparse.Namespace, extra: Mapping[st
             raise UsageError(f"--param {item!r}: expected STEP.KEY=VALUE")
         ids = [step] if step in overrides else by_component.get(step, [])
         if not ids:
-            raise UsageError(f"--param {item!r}: no step {step!r} in pipeline {pipeline.name!r} "
+            raise UsageError(f"--param {item!r}: no step {step!r} in pipeline {pipeline.name!r}"
+                             f"{did_you_mean(step, dict.fromkeys([*overrides, *by_component]))} "
                              f"(steps: {', '.join(overrides)})")
         for sid in ids:
             overrides[sid][key] = value
@@ -269,7 +270,8 @@ def _pipeline_spec(args: argparse.Namespace, config: str | None = None) -> tuple
     registry = get_registry()
     if name not in registry.presets:
         known = ", ".join(sorted(registry.presets)) or "none"
-        raise ConfigError(f"no pipeline preset {name!r} is registered (known: {known}); "
+        raise ConfigError(f"no pipeline preset {name!r} is registered{did_you_mean(name, registry.presets)} "
+                          f"(known: {known}); "
                           "give --pipeline NAME or --config FILE")
     return registry.preset(name), f"preset {name!r}"
 
