@@ -105,3 +105,13 @@ def test_baseline_mean_near_zero_gives_a_wide_but_finite_interval():
     ratio = r.details["ratio"]
     assert np.isfinite(ratio["ci_low"]) and np.isfinite(ratio["ci_high"])
     assert ratio["ci_high"] / ratio["ci_low"] > 5
+
+
+@pytest.mark.parametrize("resample", ["all", "top", "flat"])
+def test_a_single_measurement_is_an_error_not_a_significant_interval(resample):
+    # One baseline run carries no variation: the interval would reflect the candidate's alone
+    # and call a change significant on one run.
+    with pytest.raises(pr.DataError, match=r"baseline .*at least 2 measurements.*got 1"):
+        BootstrapRatio(resample=resample).compare([1.5], np.arange(1.0, 21.0))
+    with pytest.raises(pr.DataError, match=r"candidate .*at least 2 measurements"):
+        BootstrapRatio(resample=resample).compare(np.arange(1.0, 21.0), [[3.0]])

@@ -48,6 +48,9 @@ class BootstrapRatio(pr.Comparator):
                 pr.resampling.resampling_scheme(self.resample, sample.n_levels)
             except pr.ConfigError as exc:
                 raise pr.DataError(f"{who} {sample.label} has levels {sample.levels}: {exc}") from None
+            if sample.values.size < 2:
+                raise pr.DataError(f"{who} {sample.label}: the bootstrap needs at least 2 measurements to "
+                                   f"estimate the variation of the mean, got {sample.values.size}")
             n_top = sample.shape[0]
             if self.resample != "flat" and n_top < 5:
                 warnings.append(f"{who}: only {n_top} {sample.levels[0]} unit(s); a bootstrap over so few "
