@@ -42,6 +42,8 @@ THREAD_MIN_ELEMENTS = 100_000
 THREAD_MAX_ELEMENTS = 5_000_000
 #: elements (replicates x observations x components) per chunk of a batched fit
 CHUNK_ELEMENTS = 1_500_000
+#: up to this many elements (fits x observations x padded components), all G share one EM loop
+PAD_MAX_ELEMENTS = 100_000
 
 
 def r_probs(m: int) -> np.ndarray:
@@ -128,14 +130,18 @@ def e_step(x: np.ndarray, w: np.ndarray, mu: np.ndarray, var: np.ndarray) -> tup
     return _e_step_d2(d2, w, var)
 
 
-def _e_step_d2(d2: np.ndarray, w: np.ndarray, var: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """E-step from squared distances d2 (B, G, n), overwritten with z (the layout keeps n contiguous)."""
+def _e_step_d2(d2: np.ndarray, w: np.ndarray, var: np.ndarray,
+               floor: float | np.ndarray = MIN_LOG) -> tuple[np.ndarray, np.ndarray]:
+    """E-step from squared distances d2 (B, G, n), overwritten with z (the layout keeps n contiguous).
+
+    ``floor`` (B, G, 1) is -inf for padding components (weight 0), so their z is exactly 0.
+    """
     lj = d2
     lj *= (-0.5 / var)[:, :, None]
     lj += (np.log(w) - 0.5 * (LOG_2PI + np.log(var)))[:, :, None]
     top = lj.max(axis=1)
     lj -= top[:, None, :]
-    np.maximum(lj, MIN_LOG, out=lj)  # far components: exp(-100) ~ 4e-44 instead of smaller
+    np.maximum(lj, floor, out=lj)  # far components: exp(-100) ~ 4e-44 instead of smaller
     z = np.exp(lj, out=lj)
     s = z.sum(axis=1)
     z *= (1.0 / s)[:, None, :]
@@ -151,11 +157,30 @@ def _centres(x: np.ndarray, z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.n
     return nk, mu, d2
 
 
-def _variances(z: np.ndarray, d2: np.ndarray, nk: np.ndarray, equal: np.ndarray) -> np.ndarray:
-    """MLE variances (two-pass, so tight clusters keep their digits); ``equal`` rows share one."""
+def _variances(z: np.ndarray, d2: np.ndarray, nk: np.ndarray, equal: np.ndarray,
+               sizes: np.ndarray | None = None) -> np.ndarray:
+    """MLE variances (two-pass, so tight clusters keep their digits); ``equal`` rows share one.
+
+    ``sizes`` (B,): components in use in each row when the component axis is padded.
+    """
     ss = np.einsum("bkn,bkn->bk", z, d2)
     n = z.shape[2]
-    return np.where(equal[:, None], ss.sum(axis=1, keepdims=True) / n, ss / np.where(nk > 0, nk, 1.0))
+    total = ss.sum(axis=1) if sizes is None else _leading_sums(ss, sizes)
+    return np.where(equal[:, None], (total / n)[:, None], ss / np.where(nk > 0, nk, 1.0))
+
+
+def _leading_sums(a: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """``a[r, :sizes[r]].sum()`` for each row, rounded exactly as numpy sums the unpadded row.
+
+    numpy adds up to 7 terms left to right (trailing zeros then change nothing) but
+    8 or more pairwise, in another order: those rows are summed at their own length.
+    """
+    out = a[:, :7].sum(axis=1)
+    for g in range(8, a.shape[1] + 1):
+        rows = sizes == g
+        if rows.any():
+            out[rows] = a[rows, :g].sum(axis=1)
+    return out
 
 
 def m_step(x: np.ndarray, z: np.ndarray, equal: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -164,7 +189,15 @@ def m_step(x: np.ndarray, z: np.ndarray, equal: np.ndarray) -> tuple[np.ndarray,
     return nk / x.shape[1], mu, _variances(z, d2, nk, equal), nk
 
 
-def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.ndarray) -> BatchFit:
+def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.ndarray,
+               sizes: np.ndarray | None = None) -> BatchFit:
+    """EM from the initial responsibilities z (B, G, n) until each row stops by mclust's rule.
+
+    With ``sizes`` (B,), row r uses only its first ``sizes[r]`` components: the
+    others are padding (weight 0, z exactly 0, never tested for failure), so
+    fits with different G share one loop and round exactly as unpadded ones.
+    A row leaves the loop at its own stopping time.
+    """
     b, n = x.shape
     g = z.shape[1]
     loglik = np.full(b, -np.inf)
@@ -176,19 +209,36 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
     active = np.arange(b)
     old = np.full(b, np.inf)
     xa, za, eq, shift = x, z, equal, n * log_scale
+    padded = sizes is not None and bool(np.any(sizes < g))
+    if padded:
+        used = np.arange(g) < sizes[:, None]  # (B, G)
+        floor = np.where(used, MIN_LOG, -np.inf)[:, :, None]
+        ga = sizes
+    else:
+        floor, ga = MIN_LOG, None
+    min_size = np.sqrt(EPS)
     it = 0
     while active.size:
         it += 1
         nk, mu, d2 = _centres(xa, za)  # M-step ...
-        var = _variances(za, d2, nk, eq)
+        var = _variances(za, d2, nk, eq, ga)
         w = nk / n
         # mclust: a variance at or below eps, or an emptied component, ends the fit with BIC = NA.
         # The variance is compared on the standardised scale (mclust: in the data's unit), so the
         # fit does not depend on the unit: mclust fails on data whose spread is below ~1e-8 units.
-        failed = np.any(var <= EPS, axis=1) | np.any(nk <= np.sqrt(EPS), axis=1)
-        var[failed] = 1.0
-        w[failed] = 1.0 / g
-        za, ll = _e_step_d2(d2, w, var)  # ... then E-step, reusing the squared distances
+        if padded:
+            ua = used[active] if active.size < b else used
+            var[~ua] = 1.0  # padding: any positive variance (its weight is 0)
+            failed = ((var <= EPS) | ((nk <= min_size) & ua)).any(axis=1)
+            var[failed] = 1.0
+            w[failed] = ua[failed] / ga[failed, None]
+            with np.errstate(divide="ignore"):  # log(0) = -inf: padding has no weight
+                za, ll = _e_step_d2(d2, w, var, floor)
+        else:
+            failed = np.any(var <= EPS, axis=1) | np.any(nk <= min_size, axis=1)
+            var[failed] = 1.0
+            w[failed] = 1.0 / g
+            za, ll = _e_step_d2(d2, w, var)  # ... then E-step, reusing the squared distances
         ll -= shift  # the log-likelihood of the original (unstandardised) data
         done = failed | (np.abs(ll - old[active]) / (1.0 + np.abs(ll)) <= TOL)
         if done.any():
@@ -199,6 +249,8 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
             iters[active[done]] = it
             keep = ~done
             active, xa, za, eq, ll, shift = active[keep], xa[keep], za[keep], eq[keep], ll[keep], shift[keep]
+            if padded:
+                floor, ga = floor[keep], ga[keep]
         old[active] = ll
     return BatchFit(loglik, w_out, mu_out, var_out, ok, iters)
 
@@ -229,6 +281,31 @@ def fit_batch(x: np.ndarray, g: int, equal: np.ndarray, log_scale: np.ndarray,
         z = (labels[sl, None, :] == np.arange(g)[:, None]).astype(float)
         parts.append(_fit_chunk(x[sl], z, equal[sl], log_scale[sl]))
     return BatchFit(*(np.concatenate([getattr(p, f.name) for p in parts]) for f in attrs.fields(BatchFit)))
+
+
+def fit_sizes(x: np.ndarray, sizes: range, equal: np.ndarray, log_scale: np.ndarray,
+              raw: np.ndarray | None = None) -> dict[int, BatchFit]:
+    """``fit_batch`` for every G >= 2 in ``sizes`` in one EM loop (results identical).
+
+    The component axis is padded to max(G): on small inputs the per-iteration
+    cost is numpy's call overhead, which one loop over all (G, row) fits pays
+    once instead of once per G. The loop runs until the slowest fit stops.
+    """
+    b, n = x.shape
+    gs = [g for g in sizes if g > 1]
+    width = max(gs)
+    raw = x if raw is None else raw
+    z = np.zeros((len(gs) * b, width, n))
+    for j, g in enumerate(gs):
+        labels = _batch_quantile_classes(raw, g)
+        z[j * b:(j + 1) * b] = labels[:, None, :] == np.arange(width)[:, None]
+    row_sizes = np.repeat(gs, b)
+    fit = _fit_chunk(np.tile(x, (len(gs), 1)), z, np.tile(equal, len(gs)), np.tile(log_scale, len(gs)),
+                     row_sizes)
+    return {g: BatchFit(fit.loglik[j * b:(j + 1) * b], fit.weights[j * b:(j + 1) * b, :g],
+                        fit.means[j * b:(j + 1) * b, :g], fit.variances[j * b:(j + 1) * b, :g],
+                        fit.ok[j * b:(j + 1) * b], fit.iterations[j * b:(j + 1) * b])
+            for j, g in enumerate(gs)}
 
 
 def n_params(g: int, model: str) -> int:
@@ -300,7 +377,10 @@ def bic_search(x: np.ndarray, max_components: int = 9, models: tuple[str, ...] =
         return fit_batch(stacked_x, g, equal, stacked_scale, raw=stacked_raw)
 
     sizes = range(1, min(gmax, n) + 1)
-    if THREADS > 1 and THREAD_MIN_ELEMENTS <= b * n * gmax <= THREAD_MAX_ELEMENTS:
+    if len(sizes) > 1 and len(use) * b * n * gmax * (len(sizes) - 1) <= PAD_MAX_ELEMENTS:
+        # small input: all G in one padded EM loop (numpy's per-call overhead dominates)
+        results = {1: fit_g(1), **fit_sizes(stacked_x, sizes, equal, stacked_scale, raw=stacked_raw)}
+    elif THREADS > 1 and THREAD_MIN_ELEMENTS <= b * n * gmax <= THREAD_MAX_ELEMENTS:
         # numpy releases the GIL in its loops: the G's run side by side on big inputs
         with ThreadPoolExecutor(THREADS) as pool:
             order = sizes[::-1]  # the largest G take longest: start them first
