@@ -338,17 +338,25 @@ def regressions(report: Report) -> list[str]:
     on the slow side. Comparisons of k > 2 systems and estimates of kind
     "other" are not judged.
     """
-    from .renderers._blocks import estimate_kind, outcome
+    return _judged(report)[0]
 
-    kinds = {step.id: estimate_kind(step.component) for step in report.steps}
+
+def _judged(report: Report) -> tuple[list[str], int]:
+    """The regressions, and how many comparisons could have shown one (two-sided, concluded)."""
+    from .renderers._blocks import estimate_kind, is_one_sided, outcome
+
+    kinds = {step.id: (estimate_kind(step.component), is_one_sided(step.component)) for step in report.steps}
     pair = pair_key(report.baseline, report.candidate) if report.candidate else None
-    found = []
+    found, judged = [], 0
     for bench, step, key, res in report.iter_results():
         if key is not None and key != pair:
             continue
-        if outcome(res, kinds.get(step, "speedup")) == "slower":
+        kind, one_sided = kinds.get(step, ("speedup", False))
+        verdict = outcome(res, kind, one_sided)
+        judged += not one_sided and verdict in ("faster", "slower", "no change")
+        if verdict == "slower":
             found.append(f"{bench or 'suite'}: {step}: {res.describe()}")
-    return found
+    return found, judged
 
 
 def _emit(text: str, args: argparse.Namespace, fmt: str, stdout) -> None:
@@ -390,11 +398,16 @@ def _analyse(args: argparse.Namespace, pipeline: Pipeline, inputs: Sequence[Any]
         report = pipeline.run(*inputs, executor=executor)
     _emit(renderer.render(report), args, fmt, stdout)
     if getattr(args, "fail_on_regression", False):
-        found = regressions(report)
+        found, judged = _judged(report)
         for line in found:
             print(f"perfrigor: regression: {line}", file=sys.stderr)
         if found:
             return EXIT_CHECK_FAILED
+        if not judged:  # a check that cannot fail must not pass silently (e.g. in CI)
+            raise UsageError(f"--fail-on-regression: no step of pipeline {pipeline.name!r} can show a slowdown "
+                             "on this data: its comparisons are one-sided (the Speedup-Test and HPT only look for a "
+                             "speedup) or draw no conclusion; use a pipeline with fieller or bootstrap-ratio, "
+                             "e.g. --pipeline default")
     return EXIT_OK
 
 

@@ -234,6 +234,11 @@ class Comparator(Component):
     #: (in the candidate's favour, >0.5: candidate better; also proportions), "gain" (a difference in
     #: the candidate's favour, >0: better) or "other". The conformance battery checks the direction.
     estimate_kind: ClassVar[str] = "speedup"
+    #: True when the comparator only asks whether the candidate is better (a one-sided test, a share
+    #: of accelerated benchmarks): it cannot show a slowdown, so reports read a result that is not
+    #: significantly better as "not faster" (never "no change" or "slower") and
+    #: ``--fail-on-regression`` does not rely on it.
+    one_sided: ClassVar[bool] = False
 
     def compare(self, baseline: Any, candidate: Any) -> Result:
         raise NotImplementedError

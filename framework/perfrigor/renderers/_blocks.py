@@ -144,18 +144,33 @@ def estimate_kind(component: str) -> str:
     return getattr(rec.obj, "estimate_kind", "speedup") if rec is not None else "speedup"
 
 
-def outcome(res: Result, kind: str = "speedup") -> str | None:
-    """"faster", "slower", "no change" or "unclear" for a Comparison (None for other results).
+def is_one_sided(component: str) -> bool:
+    """Whether the registered comparator only tests for an improvement (``Comparator.one_sided``)."""
+    from ..registry import get_registry
+
+    rec = get_registry().components.get(component)
+    return bool(getattr(rec.obj, "one_sided", False)) if rec is not None else False
+
+
+def outcome(res: Result, kind: str = "speedup", one_sided: bool = False) -> str | None:
+    """"faster", "slower", "no change", "not faster" or "unclear" for a Comparison (None for other results).
 
     Slower: the estimate is on the slow side of no change (speedup < 1,
     probability < 0.5, gain < 0) and significant, or the whole interval is on
     the slow side; faster likewise. "no change": significant is False or the
     interval contains no change. "unclear": the method could not conclude.
+    A ``one_sided`` comparator (it only tests for an improvement) is "faster"
+    or "not faster": its "not significant" says nothing about a slowdown.
     """
     if not isinstance(res, Comparison) or kind not in NO_CHANGE:
         return None
     limit = NO_CHANGE[kind]
     est = res.estimate
+    if one_sided:
+        if est is not None and ((res.significant is True and est > limit) or
+                                (res.ci_low is not None and res.ci_low > limit)):
+            return "faster"
+        return "not faster" if res.significant is not None or res.ci_low is not None else "unclear"
     if est is not None and ((res.significant is True and est < limit) or
                             (res.ci_high is not None and res.ci_high < limit)):
         return "slower"
@@ -172,12 +187,12 @@ def _summary(report) -> list[Block]:
     pair = f"{report.baseline} -> {report.candidate}" if report.candidate else None
     lines = []
     for step in report.steps:
-        kind = estimate_kind(step.component)
+        kind, sided = estimate_kind(step.component), is_one_sided(step.component)
         found = [(b, res) for b, steps in report.benchmark_results.items()
                  for key, res in steps.get(step.id, {}).items() if key == pair and isinstance(res, Comparison)]
         if found and len(report.benchmarks) == 1:
             lines.append(f"{step.id}: {found[0][1].describe()}")
-        elif found and kind == "probability" and all(outcome(r, kind) == "unclear" for _, r in found):
+        elif found and kind == "probability" and all(outcome(r, kind, sided) == "unclear" for _, r in found):
             probs = np.array([r.estimate for _, r in found if r.estimate is not None], dtype=float)
             if probs.size:
                 lines.append(f"{step.id}: {len(found)} benchmarks: P(a candidate run is faster) above 1/2 on {int((probs > 0.5).sum())}, "
@@ -186,8 +201,9 @@ def _summary(report) -> list[Block]:
         elif found:
             counts: dict[str, list[str]] = {}
             for b, res in found:
-                counts.setdefault(outcome(res, kind) or "unclear", []).append(b)
-            parts = [f"{len(counts[o])} {o}" for o in ("faster", "slower", "no change", "unclear") if o in counts]
+                counts.setdefault(outcome(res, kind, sided) or "unclear", []).append(b)
+            parts = [f"{len(counts[o])} {o}" for o in ("faster", "slower", "no change", "not faster", "unclear")
+                     if o in counts]
             slow = f" (slower: {', '.join(counts['slower'])})" if "slower" in counts else ""
             lines.append(f"{step.id}: {len(found)} benchmarks: {', '.join(parts)}{slow}")
         suite_res = report.suite_results.get(step.id)
@@ -243,7 +259,7 @@ def layout(report) -> list[Block]:
                     items.append(f"{key}: {res.describe()}" + (f"\n{nums}" if nums else ""))
             blocks.append(Items(items))
         else:
-            blocks.append(_step_table(per_bench, estimate_kind(step.component)))
+            blocks.append(_step_table(per_bench, estimate_kind(step.component), is_one_sided(step.component)))
     suite_steps = [s for s in report.steps if s.id in report.suite_results]
     if suite_steps:
         blocks.append(Heading("Suite results"))
@@ -263,7 +279,7 @@ def _step_title(step) -> str:
     return step.id if step.id == step.component else f"{step.id} ({step.component})"
 
 
-def _step_table(per_bench: Mapping[str, Mapping[str, Result]], kind: str) -> Table:
+def _step_table(per_bench: Mapping[str, Mapping[str, Result]], kind: str, one_sided: bool = False) -> Table:
     """One row per benchmark (and key); columns nobody fills are left out."""
     keys = {k for results in per_bench.values() for k in results}
     show_key = len(keys) > 1
@@ -273,7 +289,7 @@ def _step_table(per_bench: Mapping[str, Mapping[str, Result]], kind: str) -> Tab
         for key, res in results.items():
             comparisons |= isinstance(res, Comparison)
             rows.append([bench, *([key] if show_key else []), *row_cells(res)])
-            tone = outcome(res, kind) or ""
+            tone = outcome(res, kind, one_sided) or ""
             tones.append([""] * (len(rows[-1]) - 2) + [tone if tone in ("faster", "slower") else "", ""])
     headers = ["benchmark", *(["for"] if show_key else []), "estimate", "CI", "p-value", "significant",
                "verdict" if comparisons else "summary"]

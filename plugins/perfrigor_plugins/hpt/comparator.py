@@ -48,6 +48,7 @@ class HPT(pr.Comparator):
     """
 
     name: ClassVar[str] = "hpt"
+    one_sided: ClassVar[bool] = True  # does the candidate outperform the baseline?
     scope: ClassVar[str] = "suite"
 
     confidence: float = pr.confidence_param()

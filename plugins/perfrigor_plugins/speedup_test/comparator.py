@@ -60,6 +60,7 @@ class SpeedupTest(pr.Comparator):
     """
 
     name: ClassVar[str] = "speedup-test"
+    one_sided: ClassVar[bool] = True  # tests "the candidate is faster" only
     statistic: str = pr.choice_param("mean", "median")
     confidence: float = pr.confidence_param()
     large: int = pr.int_param(30, minimum=2)

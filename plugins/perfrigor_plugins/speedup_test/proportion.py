@@ -76,6 +76,7 @@ class AcceleratedProportion(pr.Comparator):
     name: ClassVar[str] = "accelerated-proportion"
     scope: ClassVar[str] = "suite"
     estimate_kind: ClassVar[str] = "probability"
+    one_sided: ClassVar[bool] = True  # a share of accelerated benchmarks: a low one is no slowdown
     confidence: float = pr.confidence_param()
     method: str = pr.choice_param("wilson-cc", *METHODS)
     precision: float = pr.float_param(0.05, minimum=0.0, maximum=1.0, strict=True)
