@@ -120,3 +120,14 @@ def test_bootstrap_percentiles_are_the_papers_order_statistics():
     r = pr.get("mean-ci", method="bootstrap", n_bootstrap=1000, random_state=3).estimate(TABLE_V_OLD)
     reps = np.sort(pr.resampling.bootstrap_means(TABLE_V_OLD, 1000, 3))
     assert (r.ci_low, r.ci_high) == (reps[24], reps[974])
+
+
+def test_describe_reads_as_a_sentence_with_the_unit():
+    # Was the bare Estimate line "0.00768064 (95% CI 0.00691014 to 0.00845114)" in reports.
+    sample = pr.Sample([[10.0, 10.2], [11.0, 11.4], [9.0, 9.2]], levels=("invocation", "iteration"), unit="ms")
+    res = pr.get("mean-ci").estimate(sample)
+    assert isinstance(res, pr.Estimate)
+    text = res.describe()
+    assert text.startswith(f"mean {res.estimate:.4g} ms, 95% CI {res.ci_low:.4g} to {res.ci_high:.4g} ms")
+    assert text.endswith("t interval, 3 invocations")
+    assert "bootstrap, 3 invocations" in pr.get("mean-ci", method="bootstrap", random_state=1).estimate(sample).describe()

@@ -27,6 +27,21 @@ def _check_resampling(instance: Any, attribute: attrs.Attribute, value: str) -> 
                      f"top first (e.g. 'RRN'), got {value!r}")
 
 
+@attrs.frozen(kw_only=True)
+class MeanEstimate(pr.Estimate):
+    """``mean-ci``'s result: an Estimate that reads as a sentence (mean, unit, interval, how)."""
+
+    def describe(self) -> str:
+        d = self.details
+        unit = f" {d['unit']}" if d.get("unit") else ""
+        how = ("t interval" if d.get("method") == "t" else "hierarchical bootstrap") + \
+            f", {d.get('n_top')} {d.get('top_level')}s"
+        rel = d.get("relative_half_width")
+        pm = f" (± {100 * rel:.3g}%)" if rel is not None else ""
+        return (f"mean {self.estimate:.4g}{unit}, {self.confidence:.0%} CI {self.ci_low:.4g} to "
+                f"{self.ci_high:.4g}{unit}{pm}; {how}")
+
+
 @attrs.define(repr=False)
 class MeanCI(pr.Estimator):
     """Mean of one system with its t or hierarchical-bootstrap confidence interval (Kalibera & Jones)."""
@@ -56,7 +71,7 @@ class MeanCI(pr.Estimator):
         details: dict[str, Any] = {
             "method": self.method, "n_top": n_top, "top_level": top, "levels": list(data.names),
             "counts": list(pr.hierarchy.counts(y)), "n": int(y.size),
-            "S2_top": s2_top, "std_error": std_error, **data.warmup_note(),
+            "S2_top": s2_top, "std_error": std_error, "unit": data.sample.unit, **data.warmup_note(),
         }
         warnings = []
         if s2_top == 0:
@@ -77,5 +92,5 @@ class MeanCI(pr.Estimator):
                            bootstrap_sd=float(np.std(reps, ddof=1)))
         details["half_width"] = half
         details["relative_half_width"] = half / abs(mean) if mean != 0 else None
-        return pr.Estimate(estimate=mean, ci_low=float(low), ci_high=float(high),
+        return MeanEstimate(estimate=mean, ci_low=float(low), ci_high=float(high),
                            confidence=self.confidence, details=details, warnings=tuple(warnings))
