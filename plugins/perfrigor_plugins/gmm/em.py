@@ -131,62 +131,93 @@ def e_step(x: np.ndarray, w: np.ndarray, mu: np.ndarray, var: np.ndarray) -> tup
 
 
 def _e_step_d2(d2: np.ndarray, w: np.ndarray, var: np.ndarray,
-               floor: float | np.ndarray = MIN_LOG) -> tuple[np.ndarray, np.ndarray]:
+               pad: _Padding | None = None) -> tuple[np.ndarray, np.ndarray]:
     """E-step from squared distances d2 (B, G, n), overwritten with z (the layout keeps n contiguous).
 
-    ``floor`` (B, G, 1) is -inf for padding components (weight 0), so their z is exactly 0.
+    Padding components (``pad``) get log-density -inf, hence z exactly 0.
     """
     lj = d2
     lj *= (-0.5 / var)[:, :, None]
-    lj += (np.log(w) - 0.5 * (LOG_2PI + np.log(var)))[:, :, None]
-    top = lj.max(axis=1)
+    if pad is None:
+        log_w = np.log(w)
+        floor = MIN_LOG
+    else:  # log(w + 0) + 0 on used components: the same numbers as unpadded
+        log_w = np.log(w + pad.ones)
+        log_w += pad.log_mask
+        floor = pad.floor
+    lj += (log_w - 0.5 * (LOG_2PI + np.log(var)))[:, :, None]
+    top = np.maximum.reduce(lj, axis=1)  # (ufunc reductions: the same numbers as .max / .sum, less overhead)
     lj -= top[:, None, :]
     np.maximum(lj, floor, out=lj)  # far components: exp(-100) ~ 4e-44 instead of smaller
     z = np.exp(lj, out=lj)
-    s = z.sum(axis=1)
+    s = np.add.reduce(z, axis=1)
     z *= (1.0 / s)[:, None, :]
-    return z, (top + np.log(s)).sum(axis=1)
+    top += np.log(s)
+    return z, np.add.reduce(top, axis=1)
 
 
-def _centres(x: np.ndarray, z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Component sizes, means and squared distances (B, G, n) from responsibilities z (B, G, n)."""
-    nk = z.sum(axis=2)
-    mu = np.einsum("bkn,bn->bk", z, x) / np.where(nk > 0, nk, 1.0)  # (BLAS matmul is slow here at large n)
+def _centres(x: np.ndarray, z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Component sizes, the same with 1 for empty ones (divisors), means and squared distances (B, G, n)."""
+    nk = np.add.reduce(z, axis=2)
+    divisor = np.where(nk > 0, nk, 1.0)
+    mu = np.einsum("bkn,bn->bk", z, x) / divisor  # (BLAS matmul is slow here at large n)
     d2 = x[:, None, :] - mu[:, :, None]
     d2 *= d2
-    return nk, mu, d2
+    return nk, divisor, mu, d2
 
 
-def _variances(z: np.ndarray, d2: np.ndarray, nk: np.ndarray, equal: np.ndarray,
-               sizes: np.ndarray | None = None) -> np.ndarray:
-    """MLE variances (two-pass, so tight clusters keep their digits); ``equal`` rows share one.
-
-    ``sizes`` (B,): components in use in each row when the component axis is padded.
-    """
+def _variances(z: np.ndarray, d2: np.ndarray, divisor: np.ndarray, equal: np.ndarray,
+               pad: _Padding | None = None) -> np.ndarray:
+    """MLE variances (two-pass, so tight clusters keep their digits); ``equal`` rows share one."""
     ss = np.einsum("bkn,bkn->bk", z, d2)
     n = z.shape[2]
-    total = ss.sum(axis=1) if sizes is None else _leading_sums(ss, sizes)
-    return np.where(equal[:, None], (total / n)[:, None], ss / np.where(nk > 0, nk, 1.0))
+    total = np.add.reduce(ss, axis=1) if pad is None else pad.row_sums(ss)
+    return np.where(equal[:, None], (total / n)[:, None], ss / divisor)
 
 
-def _leading_sums(a: np.ndarray, sizes: np.ndarray) -> np.ndarray:
-    """``a[r, :sizes[r]].sum()`` for each row, rounded exactly as numpy sums the unpadded row.
+@attrs.define
+class _Padding:
+    """Which components of each row are padding, when fits of several G share one array.
 
-    numpy adds up to 7 terms left to right (trailing zeros then change nothing) but
-    8 or more pairwise, in another order: those rows are summed at their own length.
+    Used components come first; padding has weight 0 and z exactly 0, and
+    everything is arranged so that used components round as in an unpadded fit.
     """
-    out = a[:, :7].sum(axis=1)
-    for g in range(8, a.shape[1] + 1):
-        rows = sizes == g
-        if rows.any():
-            out[rows] = a[rows, :g].sum(axis=1)
-    return out
+
+    sizes: np.ndarray     # (B,) components in use
+    ones: np.ndarray      # (B, G) 1.0 on padding, 0.0 on used components
+    log_mask: np.ndarray  # (B, G) -inf on padding, 0.0 on used components
+    floor: np.ndarray     # (B, G, 1) -inf on padding, MIN_LOG on used components
+    long_rows: dict[int, np.ndarray]  # G >= 8: rows of that size (bool)
+
+    @classmethod
+    def of(cls, sizes: np.ndarray, width: int) -> _Padding:
+        padding = np.arange(width) >= sizes[:, None]
+        long_rows = {g: sizes == g for g in range(8, width + 1) if np.any(sizes == g)}
+        return cls(sizes, padding.astype(float), np.where(padding, -np.inf, 0.0),
+                   np.where(padding, -np.inf, MIN_LOG)[:, :, None], long_rows)
+
+    def take(self, keep: np.ndarray) -> _Padding:
+        """The rows ``keep`` (bool) only."""
+        long_rows = {g: rows[keep] for g, rows in self.long_rows.items()}
+        return _Padding(self.sizes[keep], self.ones[keep], self.log_mask[keep], self.floor[keep],
+                        {g: rows for g, rows in long_rows.items() if rows.any()})
+
+    def row_sums(self, a: np.ndarray) -> np.ndarray:
+        """Sum of the used entries of each row of ``a`` (B, G), rounded as numpy sums the unpadded row.
+
+        numpy adds up to 7 terms left to right (trailing zeros then change nothing)
+        but 8 or more pairwise, in another order: those rows are summed at their own length.
+        """
+        out = np.add.reduce(a[:, :7], axis=1)
+        for g, rows in self.long_rows.items():
+            out[rows] = np.add.reduce(a[rows, :g], axis=1)
+        return out
 
 
 def m_step(x: np.ndarray, z: np.ndarray, equal: np.ndarray) -> tuple[np.ndarray, ...]:
     """Weights, means, variances (MLE) and sizes from responsibilities z (B, G, n)."""
-    nk, mu, d2 = _centres(x, z)
-    return nk / x.shape[1], mu, _variances(z, d2, nk, equal), nk
+    nk, divisor, mu, d2 = _centres(x, z)
+    return nk / x.shape[1], mu, _variances(z, d2, divisor, equal), nk
 
 
 def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.ndarray,
@@ -207,40 +238,30 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
     ok = np.zeros(b, dtype=bool)
     iters = np.zeros(b, dtype=np.intp)
     active = np.arange(b)
-    old = np.full(b, np.inf)
+    old = np.full(b, np.inf)  # previous log-likelihood of the active rows
     xa, za, eq, shift = x, z, equal, n * log_scale
-    padded = sizes is not None and bool(np.any(sizes < g))
-    if padded:
-        used = np.arange(g) < sizes[:, None]  # (B, G)
-        floor = np.where(used, MIN_LOG, -np.inf)[:, :, None]
-        ga = sizes
-    else:
-        floor, ga = MIN_LOG, None
+    pad = _Padding.of(sizes, g) if sizes is not None and np.any(sizes < g) else None
     min_size = np.sqrt(EPS)
     it = 0
     while active.size:
         it += 1
-        nk, mu, d2 = _centres(xa, za)  # M-step ...
-        var = _variances(za, d2, nk, eq, ga)
+        nk, divisor, mu, d2 = _centres(xa, za)  # M-step ...
+        var = _variances(za, d2, divisor, eq, pad)
         w = nk / n
         # mclust: a variance at or below eps, or an emptied component, ends the fit with BIC = NA.
         # The variance is compared on the standardised scale (mclust: in the data's unit), so the
         # fit does not depend on the unit: mclust fails on data whose spread is below ~1e-8 units.
-        if padded:
-            ua = used[active] if active.size < b else used
-            var[~ua] = 1.0  # padding: any positive variance (its weight is 0)
-            failed = ((var <= EPS) | ((nk <= min_size) & ua)).any(axis=1)
-            var[failed] = 1.0
-            w[failed] = ua[failed] / ga[failed, None]
-            with np.errstate(divide="ignore"):  # log(0) = -inf: padding has no weight
-                za, ll = _e_step_d2(d2, w, var, floor)
+        if pad is None:
+            failed = np.logical_or.reduce(var <= EPS, axis=1) | np.logical_or.reduce(nk <= min_size, axis=1)
         else:
-            failed = np.any(var <= EPS, axis=1) | np.any(nk <= min_size, axis=1)
+            var += pad.ones  # padding: a positive variance (never used: its weight is 0)
+            failed = np.logical_or.reduce((var <= EPS) | (nk + pad.ones <= min_size), axis=1)
+        if failed.any():
             var[failed] = 1.0
-            w[failed] = 1.0 / g
-            za, ll = _e_step_d2(d2, w, var)  # ... then E-step, reusing the squared distances
+            w[failed] = 1.0 / g if pad is None else (1.0 - pad.ones[failed]) / pad.sizes[failed, None]
+        za, ll = _e_step_d2(d2, w, var, pad)  # ... then E-step, reusing the squared distances
         ll -= shift  # the log-likelihood of the original (unstandardised) data
-        done = failed | (np.abs(ll - old[active]) / (1.0 + np.abs(ll)) <= TOL)
+        done = failed | (np.abs(ll - old) / (1.0 + np.abs(ll)) <= TOL)
         if done.any():
             good = done & ~failed
             gi = active[good]
@@ -249,9 +270,9 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
             iters[active[done]] = it
             keep = ~done
             active, xa, za, eq, ll, shift = active[keep], xa[keep], za[keep], eq[keep], ll[keep], shift[keep]
-            if padded:
-                floor, ga = floor[keep], ga[keep]
-        old[active] = ll
+            if pad is not None:
+                pad = pad.take(keep)
+        old = ll
     return BatchFit(loglik, w_out, mu_out, var_out, ok, iters)
 
 
