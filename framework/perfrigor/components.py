@@ -70,6 +70,10 @@ def float_param(default: float | None, minimum: float | None = None, maximum: fl
         low_bad = minimum is not None and (value <= minimum if strict else value < minimum)
         high_bad = maximum is not None and (value >= maximum if strict else value > maximum)
         if low_bad or high_bad:
+            if minimum is None or maximum is None:  # one bound: say it as an inequality, not "(0, None)"
+                bound = f"{'>' if minimum is not None else '<'}{'' if strict else '='} " \
+                        f"{minimum if minimum is not None else maximum}"
+                raise ValueError(f"{attribute.name} must be {bound}, got {value!r}")
             raise ValueError(f"{attribute.name} must lie in {'(' if strict else '['}{minimum}, {maximum}"
                              f"{')' if strict else ']'}, got {value!r}")
 

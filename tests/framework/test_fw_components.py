@@ -54,7 +54,7 @@ def test_defaults_get_params_and_repr():
     ({"levels": 0}, "levels must be an integer >= 1"),
     ({"threshold": 1.0}, r"threshold must lie in \(0.0, 1.0\), got 1.0"),
     ({"threshold": "a"}, "threshold must be a number"),
-    ({"margin": -1}, r"margin must lie in \[0.0, None\]"),
+    ({"margin": -1}, r"margin must be >= 0.0, got -1"),  # was "must lie in [0.0, None]"
     ({"random_state": -3}, "random_state must be None, a non-negative int or a numpy Generator"),
     ({"random_state": 1.5}, "random_state must be None"),
     ({"confidnce": 0.9}, r"demo: unknown parameter\(s\) 'confidnce' \(did you mean 'confidence'\?\)"),
