@@ -260,7 +260,8 @@ class Comparator(Component):
 
     def run_suite(self, suite, baseline, candidate, previous):
         if candidate is None:
-            raise ConfigError(f"{self.name} compares two systems; the suite has only {list(suite.systems)}")
+            raise ConfigError(f"{self.name} compares two systems; {suite.source or 'the data'} holds only "
+                              f"{', '.join(map(repr, suite.systems))}")
         return self.compare(suite.system(baseline), suite.system(candidate))
 
 

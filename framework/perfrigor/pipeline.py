@@ -251,7 +251,10 @@ class Pipeline:
         candidate = self.candidate or (next((s for s in systems if s != baseline), None))
         for role, name in (("baseline", baseline), ("candidate", candidate)):
             if name is not None and name not in systems:
-                raise ConfigError(f"{role} system {name!r} is not in the data (systems: {systems})")
+                from .registry import did_you_mean
+
+                raise ConfigError(f"{role} system {name!r} is not in the data{did_you_mean(name, systems)} "
+                                  f"(systems: {', '.join(map(repr, systems))})")
         return baseline, candidate
 
     def run(self, *inputs: Any, executor: cf.Executor | str | None = None) -> Report:

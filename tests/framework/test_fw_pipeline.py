@@ -96,8 +96,17 @@ def test_baseline_and_candidate_can_be_chosen(toy_registry):
     suite = make_suite()
     report = pr.Pipeline(["toy-ratio"], baseline="new", candidate="old").run(suite)
     assert report.result("toy-ratio", "b1").estimate == pytest.approx(1 / 1.2)
-    with pytest.raises(pr.ConfigError, match=r"baseline system 'v0' is not in the data \(systems: \['old', 'new'\]\)"):
+    with pytest.raises(pr.ConfigError, match=r"baseline system 'v0' is not in the data \(systems: 'old', 'new'\)"):
         pr.Pipeline(["toy-ratio"], baseline="v0").run(suite)
+    with pytest.raises(pr.ConfigError, match=r"system 'New' is not in the data \(did you mean 'new'\?\)"):
+        pr.Pipeline(["toy-ratio"], candidate="New").run(suite)
+
+
+def test_a_suite_comparator_on_one_system_names_the_data_in_words():
+    # Was "... the suite has only ['A']": a Python list, and no file.
+    suite = pr.Suite({"x": {"A": [1.0, 2.0, 3.0]}}, source="runs.csv")
+    with pytest.raises(pr.ConfigError, match=r"^demo compares two systems; runs.csv holds only 'A'$"):
+        pr.Comparator.run_suite(type("Demo", (), {"name": "demo"})(), suite, "A", None, {})
 
 
 def test_one_failing_benchmark_is_recorded_not_dropped(toy_registry):

@@ -146,7 +146,8 @@ class AcceleratedProportion(pr.Comparator):
     def run_suite(self, suite: pr.Suite, baseline: str, candidate: str | None,
                   previous: Mapping[str, Any]) -> pr.Comparison:
         if candidate is None:
-            raise pr.ConfigError(f"{self.name} compares two systems; the suite has only {list(suite.systems)}")
+            raise pr.ConfigError(f"{self.name} compares two systems; {suite.source or 'the data'} holds only "
+                                 f"{', '.join(map(repr, suite.systems))}")
         key = pr.pair_key(baseline, candidate)
         per_bench = previous.get("benchmarks", {})
         step = self.step or self._find_step(per_bench, key)
