@@ -510,7 +510,10 @@ def cmd_describe(args: argparse.Namespace, stdout) -> int:
         needs = max(getattr(cls, "min_levels", 1), 2 if name == "variance-components" else 1)
         if needs > depth:  # variance per level only means something for hierarchical data
             continue
-        steps.append({"component": name})
+        step: dict[str, Any] = {"component": name}
+        if "random_state" in cls.param_names():  # the same data gives the same description (--seed to vary)
+            step["random_state"] = 0
+        steps.append(step)
     if not steps:
         raise ConfigError("no describing component is registered (looked for "
                           f"{', '.join(DESCRIBE_COMPONENTS)}); install perfrigor's method plugins")

@@ -77,6 +77,11 @@ def test_describe_and_plan_on_bundled_examples(tmp_path, capsys):
     assert code == 0, err
     doc = json.loads(out)
     assert {"mean-ci", "variance-components"} <= {s["id"] for s in doc["steps"]}
+    # random steps are seeded: describing the same data twice gives the same report (gmm-fit's
+    # bootstrap p-value changed from run to run)
+    assert all(s["params"]["random_state"] == 0 for s in doc["steps"] if "random_state" in s["params"])
+    again = run(capsys, "describe", str(data), "--format", "json", *fast)[1]
+    assert json.loads(again) == doc
     code, out, err = run(capsys, "plan", str(data), "--costs", "20,300")
     assert code == 0, err
     assert "experiment / O1:" in out and "experiment / O2:" in out
