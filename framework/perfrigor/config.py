@@ -25,6 +25,18 @@ from typing import Any
 
 from .errors import ConfigError
 
+
+def _words(names: Any) -> str:
+    """Names for a message: 'a', 'b' (not a Python list)."""
+    return ", ".join(repr(n) for n in sorted(names))
+
+
+def _suggest(unknown: Any, known: Any) -> str:
+    """' (did you mean ...?)' for the first unknown name with a close known one."""
+    from .registry import did_you_mean
+
+    return next((hint for hint in (did_you_mean(str(u), known) for u in sorted(unknown)) if hint), "")
+
 _TOP_KEYS = {"pipeline", "steps", "input", "name", "description", "preset", "baseline", "candidate"}
 _PIPELINE_KEYS = {"name", "description", "preset", "baseline", "candidate"}
 
@@ -60,7 +72,8 @@ def pipeline_from_config(config: str | os.PathLike | Mapping[str, Any]):
         raise ConfigError(f"{where}: a pipeline config is a table/object, got {type(config).__name__}")
     unknown = set(config) - _TOP_KEYS
     if unknown:
-        raise ConfigError(f"{where}: unknown section(s) {sorted(unknown)}; expected {sorted(_TOP_KEYS)}")
+        raise ConfigError(f"{where}: unknown section(s) {_words(unknown)}{_suggest(unknown, _TOP_KEYS)}; "
+                          f"expected {_words(_TOP_KEYS)}")
     for section, kind in (("pipeline", Mapping), ("input", Mapping), ("steps", list)):
         if section in config and not isinstance(config[section], kind):
             want = "a table" if kind is Mapping else "an array of tables ([[steps]])"
@@ -71,7 +84,8 @@ def pipeline_from_config(config: str | os.PathLike | Mapping[str, Any]):
             head.setdefault(key, config[key])
     bad = set(head) - _PIPELINE_KEYS
     if bad:
-        raise ConfigError(f"{where}: unknown key(s) {sorted(bad)} in [pipeline]; expected {sorted(_PIPELINE_KEYS)}")
+        raise ConfigError(f"{where}: unknown key(s) {_words(bad)} in [pipeline]{_suggest(bad, _PIPELINE_KEYS)}; "
+                          f"expected {_words(_PIPELINE_KEYS)}")
     steps = list(config.get("steps", []) or [])
     for i, step in enumerate(steps, 1):
         if not isinstance(step, Mapping | str):

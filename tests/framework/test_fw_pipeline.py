@@ -243,8 +243,8 @@ def test_config_extends_a_preset(toy_registry):
 @pytest.mark.parametrize("text, match", [
     ("[pipeline\nname = 1", "invalid TOML"),
     ("[pipeline]\nname = 'x'\n", "no steps"),
-    ("[pipeline]\nnme = 'x'\n[[steps]]\ncomponent = 'toy-ratio'\n", r"unknown key\(s\) \['nme'\] in \[pipeline\]"),
-    ("[pipelines]\n", r"unknown section\(s\) \['pipelines'\]"),
+    ("[pipeline]\nnme = 'x'\n[[steps]]\ncomponent = 'toy-ratio'\n", r"unknown key\(s\) 'nme' in \[pipeline\] \(did you mean 'name'\?\)"),
+    ("[pipelines]\n", r"unknown section\(s\) 'pipelines' \(did you mean 'pipeline'\?\); expected 'baseline', "),
     ("[[steps]]\ncomponent = 'toy-ratio'\nconfidence = 1.5\n", "check.toml: .*confidence must be a level"),
     ("[[steps]]\ncomponent = 'toy-rato'\n", "did you mean 'toy-ratio'"),
 ])
