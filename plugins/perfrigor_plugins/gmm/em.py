@@ -187,12 +187,14 @@ class _Padding:
     ones: np.ndarray      # (B, G) 1.0 on padding, 0.0 on used components
     log_mask: np.ndarray  # (B, G) -inf on padding, 0.0 on used components
     floor: np.ndarray     # (B, G, 1) -inf on padding, MIN_LOG on used components
-    long_rows: dict[int, np.ndarray]  # G >= 8: rows of that size (bool)
+    long_rows: dict[int, np.ndarray]  # G >= 8: rows of that size whose sums are used (bool)
 
     @classmethod
-    def of(cls, sizes: np.ndarray, width: int) -> _Padding:
+    def of(cls, sizes: np.ndarray, width: int, summed: np.ndarray | None = None) -> _Padding:
+        """Padding beyond ``sizes`` (B,); ``row_sums`` is exact on the rows ``summed`` (default all)."""
         padding = np.arange(width) >= sizes[:, None]
-        long_rows = {g: sizes == g for g in range(8, width + 1) if np.any(sizes == g)}
+        summed = np.ones(sizes.shape, dtype=bool) if summed is None else summed
+        long_rows = {g: (sizes == g) & summed for g in range(8, width + 1) if np.any((sizes == g) & summed)}
         return cls(sizes, padding.astype(float), np.where(padding, -np.inf, 0.0),
                    np.where(padding, -np.inf, MIN_LOG)[:, :, None], long_rows)
 
@@ -202,11 +204,19 @@ class _Padding:
         return _Padding(self.sizes[keep], self.ones[keep], self.log_mask[keep], self.floor[keep],
                         {g: rows for g, rows in long_rows.items() if rows.any()})
 
+    def narrow(self, width: int) -> _Padding | None:
+        """The first ``width`` components only (None when no row has padding left)."""
+        if np.all(self.sizes == width):
+            return None
+        return _Padding(self.sizes, self.ones[:, :width], self.log_mask[:, :width], self.floor[:, :width],
+                        self.long_rows)
+
     def row_sums(self, a: np.ndarray) -> np.ndarray:
         """Sum of the used entries of each row of ``a`` (B, G), rounded as numpy sums the unpadded row.
 
         numpy adds up to 7 terms left to right (trailing zeros then change nothing)
-        but 8 or more pairwise, in another order: those rows are summed at their own length.
+        but 8 or more pairwise, in another order: those rows are summed at their own length
+        (only the ``summed`` ones: the others may differ in the last bits).
         """
         out = np.add.reduce(a[:, :7], axis=1)
         for g, rows in self.long_rows.items():
@@ -240,7 +250,8 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
     active = np.arange(b)
     old = np.full(b, np.inf)  # previous log-likelihood of the active rows
     xa, za, eq, shift = x, z, equal, n * log_scale
-    pad = _Padding.of(sizes, g) if sizes is not None and np.any(sizes < g) else None
+    # only model "E" sums variances over components
+    pad = _Padding.of(sizes, g, equal) if sizes is not None and np.any(sizes < g) else None
     min_size = np.sqrt(EPS)
     it = 0
     while active.size:
@@ -258,20 +269,25 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
             failed = np.logical_or.reduce((var <= EPS) | (nk + pad.ones <= min_size), axis=1)
         if failed.any():
             var[failed] = 1.0
-            w[failed] = 1.0 / g if pad is None else (1.0 - pad.ones[failed]) / pad.sizes[failed, None]
+            w[failed] = 1.0 / w.shape[1] if pad is None else (1.0 - pad.ones[failed]) / pad.sizes[failed, None]
         za, ll = _e_step_d2(d2, w, var, pad)  # ... then E-step, reusing the squared distances
         ll -= shift  # the log-likelihood of the original (unstandardised) data
         done = failed | (np.abs(ll - old) / (1.0 + np.abs(ll)) <= TOL)
         if done.any():
             good = done & ~failed
             gi = active[good]
-            loglik[gi], w_out[gi], mu_out[gi], var_out[gi] = ll[good], w[good], mu[good], var[good]
+            k = w.shape[1]
+            loglik[gi], w_out[gi, :k], mu_out[gi, :k], var_out[gi, :k] = ll[good], w[good], mu[good], var[good]
             ok[gi] = True
             iters[active[done]] = it
             keep = ~done
             active, xa, za, eq, ll, shift = active[keep], xa[keep], za[keep], eq[keep], ll[keep], shift[keep]
-            if pad is not None:
+            if pad is not None and active.size:
                 pad = pad.take(keep)
+                width = int(pad.sizes.max())
+                if width < za.shape[1]:  # the widest fits have stopped: drop the padding they needed
+                    za = np.ascontiguousarray(za[:, :width])
+                    pad = pad.narrow(width)
         old = ll
     return BatchFit(loglik, w_out, mu_out, var_out, ok, iters)
 
