@@ -43,6 +43,18 @@ def test_verdict_states_the_change_as_the_paper_does():
         "candidate faster, but cannot tell")  # throughput: higher is faster
 
 
+def test_verdict_rounds_the_centre_and_estimate_like_the_half_width():
+    # A file compared with itself gave "mean time 3.89e-05% ± 0.0882% higher (estimate +0%)".
+    text = verdict("inconclusive", 1.0 + 1e-9, 0.999118389, 1.000882389, 0.95, 0.0, True, 1.0)
+    assert text.startswith("no significant change: mean time 0% ± 0.0882% higher with 95% confidence "
+                           "(estimate 0%;"), text
+    assert "e-" not in text.split("; ratio")[0]
+    # precision follows the half-width: 19.8% -> one decimal; 2.5% -> two decimals when needed
+    assert "mean time 34.4% ± 19.8% lower" in verdict("beyond", 0.6494, 0.4576, 0.8544, 0.95, 0.0, True, 1.54)
+    assert "(estimate -35.1%;" in verdict("beyond", 0.6494, 0.4576, 0.8544, 0.95, 0.0, True, 1.54)
+    assert "(estimate +12.35%;" in verdict("beyond", 1.12345, 1.1, 1.15, 0.95, 0.0, True, 0.89)
+
+
 @pytest.mark.parametrize("component", [Fieller(threshold=0.02), BootstrapRatio(threshold=0.02, random_state=0,
                                                                                n_bootstrap=2000)])
 def test_threshold_on_both_comparators(component):

@@ -10,6 +10,7 @@ otherwise the data cannot tell.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import attrs
@@ -79,6 +80,19 @@ def _percent(x: float) -> str:
     return f"{100 * x:.3g}%"
 
 
+def _percent_beside(x: float, half: float) -> str:
+    """100·x as a percentage to the decimal place of the half-width shown beside it.
+
+    A centre or estimate of no change must read "0%" next to "± 0.0882%", not "3.89e-05%".
+    """
+    h = 100 * abs(half)
+    decimals = max(0, 2 - math.floor(math.log10(h))) if h > 0 else 3
+    text = f"{100 * x:.{decimals}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return ("0" if text in ("-0", "+0") else text) + "%"
+
+
 def verdict(decision: str, ratio: float, low: float | None, high: float | None, confidence: float,
             threshold: float, lower_is_better: bool, speedup: float) -> str:
     """One sentence, as Kalibera & Jones report a change: "5.5% ± 2.5% faster, with 95% confidence"."""
@@ -106,8 +120,10 @@ def verdict(decision: str, ratio: float, low: float | None, high: float | None, 
         head = "no significant change"
     # the paper's form: the interval's centre ± its half-width, then the point estimate
     side = "higher" if mid >= 0 else "lower"
-    return (f"{head}: mean {what} {_percent(abs(mid))} ± {_percent(half)} {side} with {confidence:.0%} confidence "
-            f"(estimate {100 * (ratio - 1):+.3g}%; ratio new/old {ratio:.4g}, CI {low:.4g} to {high:.4g}; "
+    change = _percent_beside(ratio - 1, half)
+    return (f"{head}: mean {what} {_percent_beside(abs(mid), half)} ± {_percent(half)} {side} with {confidence:.0%} "
+            f"confidence (estimate {'' if change.startswith('-') or change == '0%' else '+'}{change}; "
+            f"ratio new/old {ratio:.4g}, CI {low:.4g} to {high:.4g}; "
             f"speedup {speedup:.4g}x)")
 
 
