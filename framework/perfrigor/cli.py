@@ -525,6 +525,8 @@ def cmd_describe(args: argparse.Namespace, stdout) -> int:
         inputs = [Suite({data.name or "sample": {data.name or Path(args.data).name: data}}, source=args.data)]
     fmt = _format(args)
     renderer = registry.renderer(fmt)
+    if args.plot and not Path(args.plot).resolve().parent.is_dir():  # fail before the work, not after it
+        raise UsageError(f"--plot {args.plot}: no such directory {str(Path(args.plot).parent)!r}")
     pipeline = _step_params(pipeline, args)
     with _executor(args) as executor:
         report = pipeline.run(*inputs, executor=executor)

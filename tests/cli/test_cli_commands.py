@@ -285,6 +285,10 @@ def test_describe_with_plot(toy, tmp_path, capsys):
     one = tmp_path / "one.png"
     code, _, _ = run(capsys, "describe", str(FIX / "values.txt"), "--plot", str(one))
     assert code == 0 and one.read_text().startswith("plot of")
+    # a missing folder is said before the work, not after a full report on stdout
+    code, out, err = run(capsys, "describe", str(FIX / "values.txt"), "--plot", str(tmp_path / "no" / "p.png"))
+    assert out == ""
+    assert_usage_error(code, err, "--plot", "no such directory")
 
 
 def test_describe_without_components(toy, capsys, files):

@@ -102,3 +102,12 @@ def test_speedup_test_cfg_with_the_method_plugins(capsys):
     params = [s["params"] for s in doc["steps"]]
     assert all(p["weight"] == "equal" for p in params if "weight" in p)
     assert all(p["precision"] == 0.1 for p in params if "precision" in p)
+
+
+def test_demo_of_a_misspelled_example_suggests_the_name(capsys):
+    if "default" not in pr.get_registry().presets:
+        pytest.skip("the presets plugin is not installed")
+    code, out, err = run(capsys, "demo", "suit")
+    assert code == 2 and out == ""
+    assert err.strip() == ("perfrigor: error: no bundled example 'suit' (did you mean 'suite'?) "
+                           "(known: hierarchical, multimodal, suite, two-versions)")

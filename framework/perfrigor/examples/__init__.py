@@ -25,7 +25,10 @@ def path(name: str) -> Path:
     """The folder holding data set ``name``."""
     p = HERE / name
     if not p.is_dir():
-        raise DataError(f"no bundled example {name!r} (known: {', '.join(names()) or 'none'})")
+        from ..registry import did_you_mean
+
+        raise DataError(f"no bundled example {name!r}{did_you_mean(name, names())} "
+                        f"(known: {', '.join(names()) or 'none'})")
     return p
 
 
