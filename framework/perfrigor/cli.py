@@ -373,9 +373,11 @@ def _emit(text: str, args: argparse.Namespace, fmt: str, stdout) -> None:
 
 def _format(args: argparse.Namespace) -> str:
     """--format, else the format whose suffix matches -o FILE, else text."""
+    output = getattr(args, "output", None)
+    if output and not Path(output).resolve().parent.is_dir():  # before the work, not after it
+        raise UsageError(f"-o {output}: cannot write: no such directory {str(Path(output).parent)!r}")
     if getattr(args, "format", None):
         return args.format
-    output = getattr(args, "output", None)
     if output:
         suffix = Path(output).suffix.lower()
         aliases = {".htm": "html", ".markdown": "markdown", ".text": "text"}

@@ -125,6 +125,7 @@ def test_bad_input_exits_2_naming_the_line(toy, files, capsys):
     (["compare", "{old}", "{new}", "-p", "toy", "-o", "{dir}/r.weird"], ["cannot tell the format"]),
     (["compare", "{old}", "{new}", "-p", "toy", "--jobs", "0"], ["--jobs must be at least 1"]),
     (["compare", "{old}", "{new}", "-p", "toy", "-o", "{dir}/no/such/dir/r.txt"], ["cannot write"]),
+    (["compare", "{old}", "{new}", "-p", "toy", "-o", "{dir}/no/r.txt", "-f", "json"], ["-o", "no such directory"]),
     (["compare", "{old}", "{new}", "-p", "toy", "--jobs", "2", "--dask", "tcp://x:1"], ["--jobs or --dask"]),
     (["run", "{dir}/missing.toml", "{old}"], ["missing.toml", "cannot read config"]),
     (["plan", "{old}"], ["--costs"]),
