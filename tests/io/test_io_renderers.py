@@ -150,3 +150,19 @@ def test_pipeline_pairs_two_one_system_files_by_benchmark(toy):
     report = pr.pipeline("toy").run(FIX / "gbench.json", FIX / "gbench.json")
     assert report.benchmarks == ["BM_StringCopy/64", "BM_StringCompare/1024"]
     assert report.result("toy-ratio", "BM_StringCopy/64").estimate == pytest.approx(1.0)
+
+
+def test_summary_of_estimates_without_a_conclusion_says_where_they_lie():
+    # Was "mean-difference: 3 benchmarks: 3 unclear" for the I1 mean speedups of a suite.
+    from perfrigor.report import Report, StepInfo
+
+    def comp(estimate):
+        return pr.Comparison(estimate=estimate, ci_low=None, ci_high=None, confidence=None, pvalue=None,
+                             significant=None, verdict="v", details={})
+
+    results = {b: {"s": {"a -> b": comp(e)}} for b, e in (("x", 0.8), ("y", 1.3), ("z", 2.5))}
+    report = Report(pipeline="p", steps=[StepInfo("s", "unregistered", "comparator", "benchmark", {})],
+                    baseline="a", candidate="b", inputs={}, benchmark_results=results, suite_results={})
+    text = report.render("text")
+    assert "s: 3 benchmarks: speedup above 1 on 2, below on 1 (median 1.3, range 0.8 to 2.5)" in text
+    assert "unclear" not in text.split("Steps")[0]

@@ -134,6 +134,7 @@ def row_cells(res: Result) -> tuple[str, str, str, str, str]:
 
 #: the value an estimate is compared with, per ``Comparator.estimate_kind``
 NO_CHANGE = {"speedup": 1.0, "probability": 0.5, "gain": 0.0}
+_SPLIT = {"speedup": "1", "probability": "1/2", "gain": "0"}
 
 
 def estimate_kind(component: str) -> str:
@@ -192,12 +193,15 @@ def _summary(report) -> list[Block]:
                  for key, res in steps.get(step.id, {}).items() if key == pair and isinstance(res, Comparison)]
         if found and len(report.benchmarks) == 1:
             lines.append(f"{step.id}: {found[0][1].describe()}")
-        elif found and kind == "probability" and all(outcome(r, kind, sided) == "unclear" for _, r in found):
-            probs = np.array([r.estimate for _, r in found if r.estimate is not None], dtype=float)
-            if probs.size:
-                lines.append(f"{step.id}: {len(found)} benchmarks: P(a candidate run is faster) above 1/2 on {int((probs > 0.5).sum())}, "
-                             f"below on {int((probs < 0.5).sum())} (median {np.median(probs):.3g}, "
-                             f"range {probs.min():.3g} to {probs.max():.3g})")
+        elif found and kind in NO_CHANGE and all(outcome(r, kind, sided) == "unclear" for _, r in found):
+            # methods that draw no conclusion (I1, I2): where their estimates lie, not "14 unclear"
+            values = np.array([r.estimate for _, r in found if r.estimate is not None], dtype=float)
+            if values.size:
+                limit = NO_CHANGE[kind]
+                what = {"probability": "P(a candidate run is faster)", "speedup": "speedup"}.get(kind, "gain")
+                lines.append(f"{step.id}: {len(found)} benchmarks: {what} above {_SPLIT[kind]} on "
+                             f"{int((values > limit).sum())}, below on {int((values < limit).sum())} "
+                             f"(median {np.median(values):.3g}, range {values.min():.3g} to {values.max():.3g})")
         elif found:
             counts: dict[str, list[str]] = {}
             for b, res in found:
