@@ -43,7 +43,10 @@ def test_constant_or_too_few_values_is_a_data_error(values, words):
     with pytest.raises(pr.DataError, match=words):
         pr.get("gmm").estimate(values)
     with pytest.raises(pr.DataError, match=words):
-        pr.get("prob-faster").compare(values, TWO_MODES)
+        pr.get("prob-faster", estimator="parametric").compare(values, TWO_MODES)
+    # the default, non-parametric estimate needs no mixture: it is computed, the parametric one is missing
+    res = pr.get("prob-faster").compare(values, TWO_MODES)
+    assert res.details["parametric"] is None and any(words in w for w in res.warnings)
 
 
 def test_hierarchical_sample_is_flattened_with_a_warning():
@@ -169,3 +172,19 @@ def test_plot_without_matplotlib_is_a_config_error(monkeypatch, tmp_path):
     est = pr.get("gmm")
     with pytest.raises(pr.ConfigError, match="matplotlib"):
         est.plot(TWO_MODES, est.estimate(TWO_MODES), tmp_path / "x.png")
+
+
+def test_nonparametric_metrics_need_no_mixture():
+    # Found on SPEC2000 samples recorded to 2 decimals: 2 distinct values are enough for I1..I3
+    # computed from the runs; only the parametric estimate (a mixture fit) is impossible.
+    import perfrigor as pr
+
+    base, cand = [1.0, 1.0, 2.0, 2.0, 1.0], [0.5, 0.5, 0.6, 0.5, 0.6]
+    r = pr.get("prob-faster").compare(base, cand)
+    assert r.estimate == 1.0 and r.details["parametric"] is None
+    assert any("no parametric estimate" in w and "baseline" in w for w in r.warnings)
+    assert "parametric n/a" in r.verdict
+    assert pr.get("prob-fastest").compare(base, cand).details["parametric"] is None
+    assert pr.get("mean-difference").compare(base, cand).details["nonparametric"] == pytest.approx(0.86)
+    with pytest.raises(pr.DataError, match="distinct"):
+        pr.get("prob-faster", estimator="parametric").compare(base, cand)

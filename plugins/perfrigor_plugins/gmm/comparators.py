@@ -32,18 +32,33 @@ from .results import MixtureFit
 
 @attrs.frozen
 class _Side:
-    """One system ready for the metrics: values and mixture oriented so that lower is better."""
+    """One system ready for the metrics: values and mixture oriented so that lower is better.
+
+    ``mixture`` and ``fit`` are None when no mixture can be fitted (too few distinct
+    values) and only the non-parametric estimate was asked for; ``why`` says why.
+    """
 
     sample: pr.Sample
     values: np.ndarray
-    mixture: Mixture
-    fit: MixtureFit
+    mixture: Mixture | None
+    fit: MixtureFit | None
+    why: str | None = None
 
 
-def _oriented(samples: Mapping[str, Any], max_components: int, model: str) -> dict[str, _Side]:
+def _oriented(samples: Mapping[str, Any], max_components: int, model: str,
+              need_mixture: bool = True) -> dict[str, _Side]:
     out = {}
     for name, obj in samples.items():
-        s, x, fit = fit_mixture(obj, max_components, model, what=name)
+        try:
+            s, x, fit = fit_mixture(obj, max_components, model, what=name)
+        except pr.DataError as exc:
+            if need_mixture:
+                raise
+            # the non-parametric metrics need no mixture: keep them, say why the parametric is missing
+            s = pr.as_sample(obj, what=name)
+            x, fit = np.asarray(s.flat, dtype=float), None
+            out[name] = _Side(s, -x if not s.lower_is_better else x, None, None, f"{name}: {exc}")
+            continue
         mix = fit.mixture()
         if not s.lower_is_better:
             x, mix = -x, mix.negated()
@@ -72,19 +87,33 @@ class _MixtureComparator(pr.Comparator):
     max_components: int = max_components_param()
     model: str = model_param()
 
-    def _pick(self, parametric: float, nonparametric: float) -> tuple[float, str, float]:
+    def _sides(self, samples: Mapping[str, Any]) -> dict[str, _Side]:
+        return _oriented(samples, self.max_components, self.model, need_mixture=self.estimator == "parametric")
+
+    def _pick(self, parametric: Any, nonparametric: Any) -> tuple[Any, str, Any]:
         if self.estimator == "parametric":
             return parametric, "non-parametric", nonparametric
         return nonparametric, "parametric", parametric
 
     @staticmethod
+    def _fitted(sides: Mapping[str, _Side]) -> bool:
+        return all(side.mixture is not None for side in sides.values())
+
+    @staticmethod
     def _warnings(sides: Mapping[str, _Side]) -> list[str]:
-        return [w for side in sides.values() for w in side.fit.warnings]
+        out = [w for side in sides.values() if side.fit is not None for w in side.fit.warnings]
+        out += [f"no parametric estimate: {side.why}" for side in sides.values() if side.why]
+        return out
 
     @staticmethod
     def _fits(sides: Mapping[str, _Side]) -> dict[str, Any]:
-        return {name: {"n_components": s.fit.n_components, "model": s.fit.model, "modes": s.fit.modes}
+        return {name: None if s.fit is None else
+                {"n_components": s.fit.n_components, "model": s.fit.model, "modes": s.fit.modes}
                 for name, s in sides.items()}
+
+
+def _num(value: float | None, spec: str) -> str:
+    return "n/a" if value is None else format(value, spec)
 
 
 @attrs.define(repr=False)
@@ -94,17 +123,17 @@ class MeanDifference(_MixtureComparator):
     name: ClassVar[str] = "mean-difference"
 
     def compare(self, baseline: Any, candidate: Any) -> pr.Comparison:
-        sides = _oriented({"baseline": baseline, "candidate": candidate}, self.max_components, self.model)
+        sides = self._sides({"baseline": baseline, "candidate": candidate})
         b, c = sides["baseline"], sides["candidate"]
         i1_np = metrics.mean_abs_difference(c.values, b.values)
-        i1_p = metrics.mean_abs_difference_gm(c.mixture, b.mixture)
+        i1_p = metrics.mean_abs_difference_gm(c.mixture, b.mixture) if self._fitted(sides) else None
         value, other_name, other = self._pick(i1_p, i1_np)
         speedup, extra = _mean_speedup(b, c)
         unit = c.sample.unit
         diff = float(b.sample.flat.mean() - c.sample.flat.mean())
         speed = "n/a" if speedup is None else f"{speedup:.4g}x"
         verdict = (f"single runs of the two versions differ by {value:.4g} {unit} on average "
-                   f"(I1 = E|X - Y|, {self.estimator}; {other_name} {other:.4g}); "
+                   f"(I1 = E|X - Y|, {self.estimator}; {other_name} {_num(other, '.4g')}); "
                    f"mean speedup {speed} (mean difference {diff:+.4g} {unit})")
         return pr.Comparison(
             estimate=speedup, ci_low=None, ci_high=None, confidence=None, pvalue=None, significant=None,
@@ -125,10 +154,10 @@ class ProbFaster(_MixtureComparator):
     ties: str = pr.choice_param("strict", "half")
 
     def compare(self, baseline: Any, candidate: Any) -> pr.Comparison:
-        sides = _oriented({"baseline": baseline, "candidate": candidate}, self.max_components, self.model)
+        sides = self._sides({"baseline": baseline, "candidate": candidate})
         b, c = sides["baseline"], sides["candidate"]
         p_np = metrics.prob_less(c.values, b.values, self.margin, self.ties)
-        p_p = metrics.prob_less_gm(c.mixture, b.mixture, self.margin)
+        p_p = metrics.prob_less_gm(c.mixture, b.mixture, self.margin) if self._fitted(sides) else None
         value, other_name, other = self._pick(p_p, p_np)
         speedup, extra = _mean_speedup(b, c)
         word = _word(c.sample.lower_is_better)
@@ -136,7 +165,7 @@ class ProbFaster(_MixtureComparator):
         cond = f"{word} than a baseline run" + (f" give or take a margin of {self.margin:g} {unit}"
                                                 if self.margin else "")
         verdict = (f"a candidate run is {cond} with probability {value:.3f} "
-                   f"(I2, {self.estimator}; {other_name} {other:.3f})")
+                   f"(I2, {self.estimator}; {other_name} {_num(other, '.3f')})")
         return pr.Comparison(
             estimate=value, ci_low=None, ci_high=None, confidence=None, pvalue=None, significant=None,
             verdict=verdict,
@@ -156,23 +185,25 @@ class ProbFastest(_MixtureComparator):
     multi_system: ClassVar[bool] = True
     ties: str = pr.choice_param("strict", "half")
 
-    def _probabilities(self, sides: Mapping[str, _Side]) -> tuple[dict[str, float], dict[str, float]]:
+    def _probabilities(self, sides: Mapping[str, _Side]) -> tuple[dict[str, float | None], dict[str, float]]:
         names = list(sides)
-        par, nonpar = {}, {}
+        par: dict[str, float | None] = {}
+        nonpar: dict[str, float] = {}
+        fitted = self._fitted(sides)
         for name in names:
             order = [name] + [o for o in names if o != name]
-            par[name] = metrics.prob_smallest_gm([sides[o].mixture for o in order])
+            par[name] = metrics.prob_smallest_gm([sides[o].mixture for o in order]) if fitted else None
             nonpar[name] = metrics.prob_smallest([sides[o].values for o in order], self.ties)
         return par, nonpar
 
     def compare(self, baseline: Any, candidate: Any) -> pr.Comparison:
-        sides = _oriented({"baseline": baseline, "candidate": candidate}, self.max_components, self.model)
+        sides = self._sides({"baseline": baseline, "candidate": candidate})
         par, nonpar = self._probabilities(sides)
         value, other_name, other = self._pick(par["candidate"], nonpar["candidate"])
         speedup, extra = _mean_speedup(sides["baseline"], sides["candidate"])
         word = _word(sides["candidate"].sample.lower_is_better)
         verdict = (f"a candidate run is the {word.split()[0].replace('faster', 'fastest').replace('better', 'best')}"
-                   f" of the two with probability {value:.3f} (I3, {self.estimator}; {other_name} {other:.3f})")
+                   f" of the two with probability {value:.3f} (I3, {self.estimator}; {other_name} {_num(other, '.3f')})")
         return pr.Comparison(
             estimate=value, ci_low=None, ci_high=None, confidence=None, pvalue=None, significant=None,
             verdict=verdict,
@@ -186,7 +217,7 @@ class ProbFastest(_MixtureComparator):
         """I3 of every system in turn (they sum to 1 for continuous data); estimate = the largest."""
         if not isinstance(samples, Mapping) or len(samples) < 2:
             raise pr.ConfigError("prob-fastest.compare_many takes a mapping {system: sample} of >= 2 systems")
-        sides = _oriented({str(k): v for k, v in samples.items()}, self.max_components, self.model)
+        sides = self._sides({str(k): v for k, v in samples.items()})
         par, nonpar = self._probabilities(sides)
         chosen = par if self.estimator == "parametric" else nonpar
         best = max(chosen, key=chosen.__getitem__)
