@@ -268,6 +268,8 @@ class Sample:
             "min": float(v.min()),
             "max": float(v.max()),
             **({"metadata": dict(self.metadata)} if self.metadata else {}),
+            # times, rates and scores are positive: a report must say when some are not
+            **({"n_nonpositive": int((v <= 0).sum())} if (v <= 0).any() else {}),
         }
 
 

@@ -85,8 +85,16 @@ class Report:
 
     @property
     def warnings(self) -> list[dict[str, str]]:
-        """Every warning of every result, with where it arose, then the step errors."""
+        """Input warnings, every warning of every result with where it arose, then the step errors."""
         out = []
+        for bench, systems in self.inputs.items():
+            for system, summary in systems.items():
+                bad = summary.get("n_nonpositive") if isinstance(summary, Mapping) else None
+                if bad:
+                    out.append({"step": "(input)", "benchmark": bench, "key": system,
+                                "message": f"{system}: {bad} of {summary['n']} values are <= 0 (smallest "
+                                           f"{summary['min']:g}); times, rates and scores must be positive: "
+                                           "check the data (methods forming speedups refuse them)"})
         for bench, step, key, res in self.iter_results():
             for w in res.warnings:
                 out.append({"step": step, "benchmark": bench or "(suite)", "key": key or "", "message": w})

@@ -321,10 +321,10 @@ def _suite_result(step, res: Result) -> list[Block]:
 
 def _warnings(report) -> list[Block]:
     grouped: dict[str, list[str]] = {}
-    for res_bench, step, key, res in report.iter_results():
-        for w in res.warnings:
-            where = f"{step}" + (f" ({key})" if key else "")
-            grouped.setdefault(res_bench or "(suite)", []).append(f"{where}: {w}")
+    every = report.warnings  # input warnings, result warnings, then the step errors (shown apart)
+    for w in every[:len(every) - len(report.errors)]:
+        where = w["step"] + (f" ({w['key']})" if w["key"] else "")
+        grouped.setdefault(w["benchmark"], []).append(f"{where}: {w['message']}")
     out: list[Block] = []
     for bench, items in grouped.items():
         out += [Para(f"{bench}:"), Items(items)]
