@@ -91,7 +91,7 @@ class Report:
             for system, summary in systems.items():
                 bad = summary.get("n_nonpositive") if isinstance(summary, Mapping) else None
                 if bad:
-                    out.append({"step": "(input)", "benchmark": bench, "key": system,
+                    out.append({"step": "(input)", "benchmark": bench, "key": "",
                                 "message": f"{system}: {bad} of {summary['n']} values are <= 0 (smallest "
                                            f"{summary['min']:g}); times, rates and scores must be positive: "
                                            "check the data (methods forming speedups refuse them)"})
