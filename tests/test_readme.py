@@ -7,7 +7,6 @@ import tomllib
 from pathlib import Path
 
 import numpy as np
-
 import perfrigor as pr
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
