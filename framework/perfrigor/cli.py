@@ -639,7 +639,12 @@ def cmd_demo(args: argparse.Namespace, stdout) -> int:
           f"{', '.join(Path(c).name for c in chosen)}", file=sys.stderr)
     spec, where = _pipeline_spec(args)
     inputs = load_inputs(chosen, _reader_options(args, _spec_input_options(spec)))
-    return _analyse(args, _build_pipeline(args, spec, where), inputs, stdout)
+    code = _analyse(args, _build_pipeline(args, spec, where), inputs, stdout)
+    others = [n for n in examples.names() if n != args.example]
+    if others:
+        print(f"perfrigor demo: the other bundled examples: {', '.join(others)} "
+              "(perfrigor demo NAME)", file=sys.stderr)
+    return code
 
 
 COMMANDS = {"list": cmd_list, "compare": cmd_compare, "run": cmd_run, "describe": cmd_describe,
