@@ -366,10 +366,3 @@ def test_script_version_list_and_bad_input(files):
     r = script("compare", "--nope")
     assert r.returncode == 2 and "Traceback" not in r.stderr and r.stderr.startswith("perfrigor: error:")
 
-
-def test_demo_points_to_the_other_bundled_examples(capsys):
-    from perfrigor.cli import main
-
-    assert main(["demo", "--format", "json"]) == 0
-    err = capsys.readouterr().err
-    assert "other bundled examples" in err and "suite" in err and "perfrigor demo NAME" in err
