@@ -188,3 +188,12 @@ def test_nonparametric_metrics_need_no_mixture():
     assert pr.get("mean-difference").compare(base, cand).details["nonparametric"] == pytest.approx(0.86)
     with pytest.raises(pr.DataError, match="distinct"):
         pr.get("prob-faster", estimator="parametric").compare(base, cand)
+
+
+def test_mean_difference_verdict_says_which_mean_is_lower():
+    faster = pr.get("mean-difference").compare(pr.Sample([1.0, 1.2, 1.1, 1.3, 1.25], unit=""),
+                                               pr.Sample([0.9, 0.95, 1.0, 0.92, 0.97], unit=""))
+    assert "candidate mean 0.222 lower than the baseline's" in faster.verdict
+    assert "  " not in faster.verdict  # no gap left by an empty unit
+    slower = pr.get("mean-difference").compare([1.0, 1.2, 1.1, 1.3, 1.25], [1.9, 1.95, 2.0, 1.92, 1.97])
+    assert "0.778 s higher than the baseline's" in slower.verdict

@@ -132,9 +132,12 @@ class MeanDifference(_MixtureComparator):
         unit = c.sample.unit
         diff = float(b.sample.flat.mean() - c.sample.flat.mean())
         speed = "n/a" if speedup is None else f"{speedup:.4g}x"
-        verdict = (f"single runs of the two versions differ by {value:.4g} {unit} on average "
+        u = f" {unit}" if unit else ""
+        side = "lower" if diff > 0 else "higher" if diff < 0 else "equal"
+        gap = f"{abs(diff):.4g}{u} {side} than the baseline's" if diff else "equal to the baseline's"
+        verdict = (f"single runs of the two versions differ by {value:.4g}{u} on average "
                    f"(I1 = E|X - Y|, {self.estimator}; {other_name} {_num(other, '.4g')}); "
-                   f"mean speedup {speed} (mean difference {diff:+.4g} {unit})")
+                   f"mean speedup {speed} (candidate mean {gap})")
         return pr.Comparison(
             estimate=speedup, ci_low=None, ci_high=None, confidence=None, pvalue=None, significant=None,
             verdict=verdict,
