@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import json
 import os
@@ -15,32 +14,8 @@ import perfrigor as pr
 import pytest
 from perfrigor import cli
 
-
-def restore_registry():
-    """Back to the installed plugins (rebuilt lazily if one of them is broken right now)."""
-    try:
-        pr.registry.reload()
-    except pr.ConfigError:
-        pr.registry._registry = None
-
 HERE = Path(__file__).parent
 FIX = HERE.parent / "io" / "fixtures"
-
-
-def _load_toy():
-    spec = importlib.util.spec_from_file_location("perfrigor_toy_plugin", HERE / "toy_plugin.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.fixture(scope="module")
-def toy():
-    module = _load_toy()
-    pr.registry.reload(allow=["core"], extra_plugins=[module])
-    yield module
-    restore_registry()
 
 
 @pytest.fixture

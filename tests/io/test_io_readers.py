@@ -9,23 +9,10 @@ import numpy as np
 import perfrigor as pr
 import pytest
 
-
-def restore_registry():
-    """Back to the installed plugins (rebuilt lazily if one of them is broken right now)."""
-    try:
-        pr.registry.reload()
-    except pr.ConfigError:
-        pr.registry._registry = None
-
 FIX = Path(__file__).parent / "fixtures"
 
-
-@pytest.fixture(autouse=True, scope="module")
-def core_only():
-    """Only the framework's readers: these tests do not depend on the method plugins."""
-    pr.registry.reload(allow=["core"])
-    yield
-    restore_registry()
+# only the framework's readers: these tests do not depend on the method plugins
+pytestmark = pytest.mark.usefixtures("core_only")
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 from pathlib import Path
@@ -10,34 +9,7 @@ from pathlib import Path
 import perfrigor as pr
 import pytest
 
-
-def restore_registry():
-    """Back to the installed plugins (rebuilt lazily if one of them is broken right now)."""
-    try:
-        pr.registry.reload()
-    except pr.ConfigError:
-        pr.registry._registry = None
-
 FIX = Path(__file__).parent / "fixtures"
-TOY_PATH = Path(__file__).resolve().parents[1] / "cli" / "toy_plugin.py"
-
-
-def load_toy():
-    spec = importlib.util.spec_from_file_location("perfrigor_toy_plugin", TOY_PATH)
-    module = importlib.util.module_from_spec(spec)
-    import sys
-
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.fixture(scope="module")
-def toy():
-    module = load_toy()
-    pr.registry.reload(allow=["core"], extra_plugins=[module])
-    yield module
-    restore_registry()
 
 
 @pytest.fixture(scope="module")
