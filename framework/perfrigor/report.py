@@ -85,7 +85,13 @@ class Report:
 
     @property
     def warnings(self) -> list[dict[str, str]]:
-        """Input warnings, every warning of every result with where it arose, then the step errors."""
+        """The analysis warnings, then the step errors ("not run: ...")."""
+        return self.analysis_warnings + [{**err, "key": "", "message": f"not run: {err['message']}"}
+                                         for err in self.errors]
+
+    @property
+    def analysis_warnings(self) -> list[dict[str, str]]:
+        """Input warnings, then every warning of every result, with where it arose."""
         out = []
         for bench, systems in self.inputs.items():
             for system, summary in systems.items():
@@ -98,8 +104,6 @@ class Report:
         for bench, step, key, res in self.iter_results():
             for w in res.warnings:
                 out.append({"step": step, "benchmark": bench or "(suite)", "key": key or "", "message": w})
-        for err in self.errors:
-            out.append({**err, "key": "", "message": f"not run: {err['message']}"})
         return out
 
     def to_dict(self) -> dict[str, Any]:

@@ -321,8 +321,7 @@ def _suite_result(step, res: Result) -> list[Block]:
 
 def _warnings(report) -> list[Block]:
     grouped: dict[str, list[str]] = {}
-    every = report.warnings  # input warnings, result warnings, then the step errors (shown apart)
-    for w in every[:len(every) - len(report.errors)]:
+    for w in report.analysis_warnings:  # the step errors have a section of their own
         where = w["step"] + (f" ({w['key']})" if w["key"] else "")
         grouped.setdefault(w["benchmark"], []).append(f"{where}: {w['message']}")
     out: list[Block] = []
