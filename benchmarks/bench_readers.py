@@ -7,22 +7,11 @@ from __future__ import annotations
 
 import json
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
 import perfrigor as pr
-
-
-def timed(label: str, fn, repeat: int = 3) -> None:
-    best = min(_once(fn) for _ in range(repeat))
-    print(f"{label:<58} {best * 1e3:8.1f} ms")
-
-
-def _once(fn) -> float:
-    t = time.perf_counter()
-    fn()
-    return time.perf_counter() - t
+from _timing import timed
 
 
 def main() -> None:

@@ -8,8 +8,7 @@ Run: ``python benchmarks/hpt.py``.
 
 from __future__ import annotations
 
-import time
-
+import _timing
 import numpy as np
 import perfrigor as pr
 
@@ -26,13 +25,7 @@ def suite(n_benchmarks: int, runs: int, speedup: float, seed: int = 0) -> tuple[
 
 
 def best_of(fn, repeat: int = 3) -> float:
-    fn()  # warm the caches of the exact null distributions
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
+    return _timing.best_of(fn, repeat, warmup=1)  # warm the caches of the exact null distributions
 
 
 def main() -> None:

@@ -6,19 +6,9 @@ Jones §8.1. Run: ``python benchmarks/random_effects.py``.
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import perfrigor as pr
-
-
-def timed(label: str, func, repeat: int = 3) -> None:
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        func()
-        best = min(best, time.perf_counter() - start)
-    print(f"{label:<58} {best * 1e3:9.1f} ms")
+from _timing import timed
 
 
 def main() -> None:

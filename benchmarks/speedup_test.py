@@ -5,9 +5,9 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
+import _timing
 import numpy as np
 import perfrigor as pr
 
@@ -15,14 +15,7 @@ DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "speedup
 
 
 def timed(label: str, fn, repeat: int = 3) -> None:
-    best = min(_once(fn) for _ in range(repeat))
-    print(f"{label:<62} {best * 1e3:9.2f} ms")
-
-
-def _once(fn) -> float:
-    t = time.perf_counter()
-    fn()
-    return time.perf_counter() - t
+    _timing.timed(label, fn, repeat, width=62, digits=2)
 
 
 def main() -> None:
