@@ -13,6 +13,7 @@ from .components import (
     Comparator,
     Component,
     Estimator,
+    Previous,
     Test,
     as_sample,
     as_sample_mapping,
@@ -31,7 +32,17 @@ from .pipeline import Pipeline, pipeline
 from .readers import read
 from .registry import components, get, get_registry
 from .report import Report
-from .results import Comparison, Estimate, Result, SuiteSummary, TestResult, to_jsonable
+from .results import (
+    OUTCOMES,
+    Comparison,
+    Estimate,
+    Result,
+    SuiteSummary,
+    SuiteVerdict,
+    TestResult,
+    Verdict,
+    to_jsonable,
+)
 
 try:
     __version__ = version("perfrigor")
@@ -39,9 +50,9 @@ except PackageNotFoundError:  # running from a source tree
     __version__ = "0.0.0+unknown"
 
 __all__ = [
-    "BenchmarkInfo", "Comparator", "Comparison", "Component", "ConfigError", "DataError", "Estimate",
-    "Estimator", "PerfrigorError", "Pipeline", "Report", "Result", "Sample", "Suite", "SuiteSummary",
-    "Test", "TestResult", "__version__", "as_sample", "as_sample_mapping", "check_random_state",
+    "OUTCOMES", "BenchmarkInfo", "Comparator", "Comparison", "Component", "ConfigError", "DataError", "Estimate",
+    "Estimator", "PerfrigorError", "Pipeline", "Previous", "Report", "Result", "Sample", "Suite", "SuiteSummary",
+    "SuiteVerdict", "Test", "TestResult", "Verdict", "__version__", "as_sample", "as_sample_mapping", "check_random_state",
     "choice_param", "components", "confidence_param", "float_param", "get", "get_registry",
     "hierarchy", "progress", "hookimpl", "hookspec", "int_param", "pair_key", "pipeline", "random_state_param",
     "read", "resampling", "stats", "to_jsonable",

@@ -20,7 +20,7 @@ import numpy as np
 
 from .data import Sample, Suite
 from .errors import ConfigError, DataError
-from .results import Result, SuiteSummary
+from .results import Result
 
 # ---------------------------------------------------------------- parameters
 
@@ -97,6 +97,40 @@ def check_random_state(random_state: Any) -> np.random.Generator:
     if isinstance(random_state, np.random.Generator):
         return random_state
     return np.random.default_rng(random_state)
+
+
+# ---------------------------------------------------------------- earlier results
+
+
+class Previous(dict):
+    """What earlier steps produced, as a pipeline hands it to a step: ``{step_id: results}``.
+
+    A plain mapping (per benchmark ``{step_id: {key: Result}}``; for suite work
+    ``{step_id: Result}``) that also knows which component each step ran, so a
+    step can find the results of a component whatever id the user gave its step.
+    """
+
+    def __init__(self, results: Mapping[str, Any] = (), components: Mapping[str, str] | None = None) -> None:
+        super().__init__(results)
+        self.components: dict[str, str] = dict(components or getattr(results, "components", {}) or {})
+
+    def __reduce__(self):  # keep ``components`` through pickling (process pools, dask)
+        return (type(self), (dict(self), self.components))
+
+    def steps_of(self, component: str) -> list[str]:
+        """Ids of the earlier steps that ran ``component`` and have results here, in step order."""
+        return [sid for sid in self if self.components.get(sid) == component]
+
+    def find(self, component: str, key: str | None = None) -> tuple[str, Any] | None:
+        """``(step_id, result)`` of the last earlier step that ran ``component`` (its ``key``
+        result for per-benchmark results, when given), or None."""
+        for sid in reversed(self.steps_of(component)):
+            found = self[sid]
+            if key is None:
+                return sid, found
+            if isinstance(found, Mapping) and key in found:
+                return sid, found[key]
+        return None
 
 
 # ---------------------------------------------------------------- components
@@ -183,8 +217,12 @@ class Component:
         """
         return self
 
-    def summarize(self, suite: Suite, results: Mapping[str, Mapping[str, Result]]) -> SuiteSummary | None:
-        """Optional suite-level summary of this step's per-benchmark results (e.g. overall speedup)."""
+    def summarize(self, suite: Suite, results: Mapping[str, Mapping[str, Result]],
+                  previous: Previous | None = None) -> Result | None:
+        """Optional suite-level result from this step's per-benchmark results (e.g. overall speedup).
+
+        ``previous`` holds the suite results of the earlier steps (``{step_id: Result}``).
+        """
         return None
 
 

@@ -141,6 +141,8 @@ class Sample:
     source: str | None = None
     #: what the reader recorded about the measurements (e.g. warmups excluded), shown in reports
     metadata: Mapping[str, Any] = attrs.field(factory=dict)
+    #: where each value came from: its line in ``source`` (same shape as ``values``), set by readers
+    positions: np.ndarray | None = attrs.field(default=None)
 
     def __attrs_post_init__(self) -> None:
         # Validated here rather than in converters so that messages can name the sample and its levels.
@@ -177,6 +179,13 @@ class Sample:
             raise DataError(f"{self.label}: unit must be a string, got {self.unit!r}")
         if not isinstance(self.metadata, Mapping):
             raise DataError(f"{self.label}: metadata must be a mapping, got {type(self.metadata).__name__}")
+        if self.positions is not None:
+            positions = np.array(self.positions, dtype=np.int64, copy=True)
+            if positions.shape != values.shape:
+                raise DataError(f"{self.label}: positions of shape {positions.shape} for values of shape "
+                                f"{values.shape}")
+            positions.setflags(write=False)
+            object.__setattr__(self, "positions", positions)
 
     # Pickling (process pools, dask): restore the fields as they are, values read-only again.
     def __getstate__(self) -> dict[str, Any]:
@@ -236,13 +245,22 @@ class Sample:
             return self.values
         return self.values.reshape(self.values.shape[0], -1).mean(axis=1)
 
+    def locate(self, index: int | tuple[int, ...]) -> str:
+        """Where the value at ``index`` came from: ``"FILE, line N"`` when a reader recorded it,
+        else ``"<label>, index i"``."""
+        idx = (index,) if isinstance(index, int | np.integer) else tuple(int(i) for i in index)
+        if self.positions is not None and self.source:
+            return f"{self.source}, line {int(self.positions[idx])}"
+        pos = idx[0] if len(idx) == 1 else idx
+        return f"{self.label}, index {pos}"
+
     def require_positive(self, what: str | None = None) -> None:
         """Raise DataError when a value is not > 0 (speedups and ratios need positive values)."""
         bad = self.values <= 0
         if bad.any():
             idx = tuple(int(i) for i in np.argwhere(bad)[0])
-            pos = idx[0] if len(idx) == 1 else idx
-            raise DataError(f"{what or self.label}: value {float(self.values[idx])!r} at index {pos} is not positive; "
+            where = self.locate(idx) if what is None else f"{what}: {self.locate(idx)}"
+            raise DataError(f"{where}: value {float(self.values[idx])!r} is not positive; "
                             "times, rates and scores must be > 0 to form a speedup")
 
     def require_size(self, minimum: int, what: str | None = None) -> None:
@@ -251,7 +269,7 @@ class Sample:
 
     def with_values(self, values: Any, levels: Iterable[str] | None = None) -> Sample:
         """A copy with new values (same unit, direction, name)."""
-        return attrs.evolve(self, values=values, levels=None if levels is None else tuple(levels))
+        return attrs.evolve(self, values=values, levels=None if levels is None else tuple(levels), positions=None)
 
     def summary(self) -> dict[str, Any]:
         """Descriptive statistics of the flat values, for reports."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
+import inspect
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -21,7 +22,7 @@ import attrs
 import numpy as np
 
 from . import progress
-from .components import Component, build
+from .components import Component, Previous, build
 from .data import Sample, Suite
 from .errors import ConfigError, DataError
 from .report import Report, StepInfo
@@ -78,7 +79,7 @@ def _check_levels(component: Component, samples: Mapping[str, Sample]) -> None:
 
 
 def _run_stage(steps: Sequence[tuple[str, Component]], benchmark: str, samples: Mapping[str, Sample],
-               baseline: str, candidate: str | None, previous: Mapping[str, Mapping[str, Result]]
+               baseline: str, candidate: str | None, previous: Previous
                ) -> tuple[PerBenchmark, list[tuple[str, str]]]:
     """Module-level (picklable) task: consecutive per-benchmark steps on one benchmark.
 
@@ -86,7 +87,7 @@ def _run_stage(steps: Sequence[tuple[str, Component]], benchmark: str, samples: 
     steps that raised DataError (later steps still run and see what is there). Any other
     exception propagates, with a note naming the step and the benchmark.
     """
-    seen: dict[str, Mapping[str, Result]] = dict(previous)
+    seen = Previous(previous)
     new: PerBenchmark = {}
     errors: list[tuple[str, str]] = []
     for step_id, component in steps:
@@ -281,6 +282,7 @@ class Pipeline:
         def failed(step_id: str, bench: str, message: str) -> None:
             errors.append({"step": step_id, "benchmark": bench, "message": message})
 
+        components = {s.id: s.component.name for s in self.steps}
         pool, owned = _make_executor(executor)
         try:
             for stage in _stages(self.steps):
@@ -291,7 +293,8 @@ class Pipeline:
                         skipped.append({"step": step.id, "reason": f"a suite method: it needs at least {needed} "
                                         f"benchmarks, the input has {len(suite)}"})
                         continue
-                    previous = {"benchmarks": per_bench, "suite": dict(suite_results)}
+                    previous = {"benchmarks": per_bench, "suite": Previous(suite_results, components),
+                                "components": components}
                     try:
                         result = step.component.run_suite(suite, baseline, candidate, previous)
                     except DataError as exc:
@@ -309,7 +312,7 @@ class Pipeline:
                 futures = [  # for_benchmark: a component may honour the benchmark's own settings (info)
                     pool.submit(_run_stage,
                                 [(s.id, copies[s.id][i].for_benchmark(suite.info.get(b))) for s in stage],
-                                b, suite[b], baseline, candidate, per_bench[b])
+                                b, suite[b], baseline, candidate, Previous(per_bench[b], components))
                     for i, b in enumerate(benchmarks)
                 ]
                 step_errors: dict[str, list[tuple[str, str]]] = {s.id: [] for s in stage}
@@ -328,7 +331,7 @@ class Pipeline:
                         failed(step.id, b, message)
                     done = {b: per_bench[b][step.id] for b in benchmarks if step.id in per_bench[b]}
                     try:
-                        summary = step.component.summarize(suite, done)
+                        summary = _summarize(step.component, suite, done, Previous(suite_results, components))
                     except DataError as exc:
                         failed(step.id, "(suite)", f"summary: {exc}")
                         continue
@@ -356,6 +359,16 @@ class Pipeline:
             source=suite.source,
             skipped=skipped,
         )
+
+
+def _summarize(component: Component, suite: Suite, done: Mapping[str, Mapping[str, Result]],
+               previous: Previous) -> Result | None:
+    """``component.summarize``, passing the earlier suite results when its signature takes them."""
+    try:
+        takes_previous = "previous" in inspect.signature(component.summarize).parameters
+    except (TypeError, ValueError):  # builtins or C callables: call the plain form
+        takes_previous = False
+    return component.summarize(suite, done, previous) if takes_previous else component.summarize(suite, done)
 
 
 class _SerialExecutor(cf.Executor):

@@ -10,7 +10,7 @@ from typing import Any
 
 import attrs
 
-from .results import Result, to_jsonable
+from .results import Result, SuiteVerdict, Verdict, to_jsonable
 
 
 @attrs.frozen
@@ -45,6 +45,8 @@ class Report:
     errors: list[dict[str, str]] = attrs.field(factory=list)
     source: str | None = None
     skipped: list[dict[str, str]] = attrs.field(factory=list)
+    #: benchmarks measured by one system only, ``{system: [benchmark, ...]}``: not compared, listed
+    only_in: Mapping[str, list[str]] = attrs.field(factory=dict)
 
     @property
     def benchmarks(self) -> list[str]:
@@ -84,6 +86,26 @@ class Report:
         return found[key]
 
     @property
+    def verdicts(self) -> dict[str, Verdict]:
+        """``{benchmark: Verdict}`` of the baseline -> candidate comparison (the last verdict step's).
+
+        Empty when the pipeline has no step that gives verdicts.
+        """
+        out: dict[str, Verdict] = {}
+        for bench, steps in self.benchmark_results.items():
+            for step in self.steps:
+                for res in steps.get(step.id, {}).values():
+                    if isinstance(res, Verdict):
+                        out[bench] = res
+        return out
+
+    @property
+    def suite_verdict(self) -> SuiteVerdict | None:
+        """The suite's verdict (counts, geometric-mean speedup, suite test), when a step gave one."""
+        found = [r for r in self.suite_results.values() if isinstance(r, SuiteVerdict)]
+        return found[-1] if found else None
+
+    @property
     def warnings(self) -> list[dict[str, str]]:
         """The analysis warnings, then the step errors ("not run: ...")."""
         return self.analysis_warnings + [{**err, "key": "", "message": f"not run: {err['message']}"}
@@ -110,6 +132,8 @@ class Report:
         return {
             "pipeline": self.pipeline,
             "source": self.source,
+            "verdicts": {b: v.to_dict() for b, v in self.verdicts.items()},
+            "suite_verdict": None if self.suite_verdict is None else self.suite_verdict.to_dict(),
             "baseline": self.baseline,
             "candidate": self.candidate,
             "steps": [to_jsonable(s) for s in self.steps],
@@ -122,6 +146,7 @@ class Report:
             "warnings": self.warnings,
             "errors": list(self.errors),
             "skipped": list(self.skipped),
+            "only_in": {s: list(b) for s, b in self.only_in.items()},
         }
 
     def render(self, format: str = "text") -> str:

@@ -149,3 +149,78 @@ class SuiteSummary(Result):
     title: str
     values: Mapping[str, Any] = attrs.field(factory=dict)
     text: str = ""
+
+
+#: the four answers a verdict can give
+OUTCOMES = ("faster", "slower", "same", "unclear")
+
+
+def _check_outcome(instance: Any, attribute: attrs.Attribute, value: str) -> None:
+    if value not in OUTCOMES:
+        raise ValueError(f"{attribute.name} must be one of {', '.join(OUTCOMES)}, got {value!r}")
+
+
+@attrs.frozen(kw_only=True)
+class Verdict(Result):
+    """The answer for one benchmark: is the candidate faster, by how much, how sure.
+
+    ``outcome``: "faster" / "slower" (significant, and beyond the threshold), "same"
+    (the interval lies within ± threshold) or "unclear" (neither, or the data break the
+    assumptions needed to tell). ``speedup`` > 1 means the candidate is better, whatever
+    the metric's direction; ``ci_low``/``ci_high`` its interval at ``confidence``.
+    ``method`` names the step (or component) whose answer it is; ``reasons`` are short
+    sentences saying why, the first being the answer itself.
+    """
+
+    outcome: str = attrs.field(validator=_check_outcome)
+    speedup: float | None = _scalar(None)
+    ci_low: float | None = _scalar(None)
+    ci_high: float | None = _scalar(None)
+    confidence: float | None = _scalar(None)
+    method: str = ""
+    reasons: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+    threshold: float = _scalar(0.0)
+    details: Mapping[str, Any] = attrs.field(factory=dict)
+
+    def confidence_interval(self) -> tuple[float | None, float | None]:
+        return (self.ci_low, self.ci_high)
+
+    def describe(self) -> str:
+        head = self.outcome
+        if self.speedup is not None:
+            head += f": speedup {self.speedup:.4g}"
+            if self.ci_low is not None and self.ci_high is not None:
+                level = f"{self.confidence:.0%} " if self.confidence else ""
+                head += f" ({level}CI {self.ci_low:.4g} to {self.ci_high:.4g})"
+        if self.method:
+            head += f" [{self.method}]"
+        return head + (f"; {'; '.join(self.reasons)}" if self.reasons else "")
+
+
+@attrs.frozen(kw_only=True)
+class SuiteVerdict(Result):
+    """The answer for a suite: how many benchmarks are faster, slower, the same or unclear,
+    the geometric-mean speedup with its interval, and the suite-level test's line (e.g. HPT)."""
+
+    counts: Mapping[str, int] = attrs.field(factory=dict)
+    benchmarks: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)
+    speedup: float | None = _scalar(None)
+    ci_low: float | None = _scalar(None)
+    ci_high: float | None = _scalar(None)
+    confidence: float | None = _scalar(None)
+    reasons: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+    details: Mapping[str, Any] = attrs.field(factory=dict)
+
+    def confidence_interval(self) -> tuple[float | None, float | None]:
+        return (self.ci_low, self.ci_high)
+
+    def describe(self) -> str:
+        total = sum(self.counts.values())
+        parts = [f"{self.counts[o]} {o}" for o in OUTCOMES if self.counts.get(o)]
+        text = f"{total} benchmarks: {', '.join(parts) or 'none'}"
+        if self.speedup is not None:
+            text += f"; geometric-mean speedup {self.speedup:.4g}"
+            if self.ci_low is not None and self.ci_high is not None:
+                level = f"{self.confidence:.0%} " if self.confidence else ""
+                text += f" ({level}CI {self.ci_low:.4g} to {self.ci_high:.4g})"
+        return text + (f"; {'; '.join(self.reasons)}" if self.reasons else "")

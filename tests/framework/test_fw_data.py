@@ -115,8 +115,13 @@ def test_sample_helpers():
     assert s.summary()["mean"] == 4.0 and s.summary()["levels"] == ["invocation", "iteration"]
     with pytest.raises(pr.DataError, match="at least 5"):
         s.require_size(5)
-    with pytest.raises(pr.DataError, match=r"value -1.0 at index \(0, 1\) is not positive"):
+    with pytest.raises(pr.DataError, match=r"sample, index \(0, 1\): value -1.0 is not positive"):
         pr.Sample([[1, -1], [2, 2]]).require_positive()
+    located = pr.Sample([3.0, -1.0], source="t.txt", positions=[2, 5])
+    with pytest.raises(pr.DataError, match=r"^t.txt, line 5: value -1.0 is not positive"):
+        located.require_positive()
+    with pytest.raises(pr.DataError, match="positions of shape"):
+        pr.Sample([1.0, 2.0], positions=[1])
     t = s.with_values([[2.0, 2.0]])
     assert t.name == "x" and t.shape == (1, 2)
     assert np.asarray(s, dtype=np.float32).dtype == np.float32
