@@ -358,6 +358,7 @@ class Pipeline:
             errors=errors,
             source=suite.source,
             skipped=skipped,
+            data=suite,
         )
 
 

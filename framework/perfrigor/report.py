@@ -47,6 +47,8 @@ class Report:
     skipped: list[dict[str, str]] = attrs.field(factory=list)
     #: benchmarks measured by one system only, ``{system: [benchmark, ...]}``: not compared, listed
     only_in: Mapping[str, list[str]] = attrs.field(factory=dict)
+    #: the analysed suite itself (``Suite``), for renderers that draw the measurements; not in ``to_dict``
+    data: Any = attrs.field(default=None, repr=False)
 
     @property
     def benchmarks(self) -> list[str]:
