@@ -41,7 +41,7 @@ THREAD_MIN_ELEMENTS = 100_000
 #: above this, threads would hold several (G x n) work arrays at once: memory before speed
 THREAD_MAX_ELEMENTS = 5_000_000
 #: elements (replicates x observations x components) per chunk of a batched fit
-CHUNK_ELEMENTS = 1_500_000
+CHUNK_ELEMENTS = 400_000
 #: up to this many elements (fits x observations x padded components), all G share one EM loop
 PAD_MAX_ELEMENTS = 100_000
 
