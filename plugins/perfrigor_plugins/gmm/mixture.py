@@ -5,6 +5,9 @@ from __future__ import annotations
 import attrs
 import numpy as np
 
+#: grid points whose score is computed at once in ``modes`` (keeps the work arrays in cache)
+SCORE_BLOCK = 512
+
 
 def _as_vector(v: object) -> np.ndarray:
     arr = np.atleast_1d(np.asarray(v, dtype=float)).copy()
@@ -112,7 +115,8 @@ class Mixture:
         # one point just outside [lo, hi] on each side, where f is strictly increasing / decreasing
         grid = np.unique(np.concatenate([np.linspace(lo, hi, 20001), local, self.means, [lo - step, hi + step]]))
         grid = grid[(grid >= lo - step) & (grid <= hi + step)]
-        s = self._score(grid)
+        # in blocks: (grid x K) temporaries of a few MB would be mapped and page-faulted in afresh
+        s = np.concatenate([self._score(grid[i:i + SCORE_BLOCK]) for i in range(0, grid.size, SCORE_BLOCK)])
         idx = np.flatnonzero(s != 0)  # (exact zeros, if any, sit inside a bracket)
         change = np.flatnonzero((s[idx[:-1]] > 0) & (s[idx[1:]] < 0))
         found = [optimize.brentq(self._score, grid[idx[k]], grid[idx[k + 1]], xtol=1e-13) for k in change]
