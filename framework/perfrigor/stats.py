@@ -468,6 +468,8 @@ def hodges_lehmann(x: Any, y: Any, confidence: float = 0.95, inflation: tuple[fl
     the U statistic); the quantile is then Student's on m/tau_x + n/tau_y - 2 degrees of freedom.
     Hand-written: scipy's ``mannwhitneyu`` has neither the interval nor the inflation.
     """
+    from scipy import special
+    from scipy import stats as sps
     if not 0.0 < confidence < 1.0:
         raise ConfigError(f"confidence must lie strictly between 0 and 1, got {confidence!r}")
     xs, ys = np.sort(_flat(x, "x")), np.sort(_flat(y, "y"))

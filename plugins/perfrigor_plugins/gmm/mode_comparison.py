@@ -21,15 +21,14 @@ modes, chi-square otherwise).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import attrs
 import numpy as np
 import perfrigor as pr
-from scipy import stats as sps
 
 from .estimator import max_components_param, model_param
-from .fitting import fit_mixture
 from .mixture import Mixture
 from .modes import MIN_GAP, MIN_RUNS_FOR_MODES, SEPARATION, Mode, assign, group_modes
 
@@ -70,6 +69,8 @@ class ModeComparison(pr.Comparison):
 def _fit_modes(values: np.ndarray, max_components: int, model: str, separation: float, min_gap: float
                ) -> tuple[Mixture | None, list[Mode]]:
     """The mixture and its modes; one mode (no mixture) when none can be fitted (too few distinct values)."""
+    from .fitting import fit_mixture  # (the EM engine is imported when a mixture is fitted)
+
     try:
         fit = fit_mixture(values, max_components, model)[2]
     except pr.DataError:
@@ -97,6 +98,7 @@ def _membership(masks: list[np.ndarray]) -> np.ndarray:
 
 def _shares_pvalue(counts: np.ndarray) -> float | None:
     """Do the systems' mode shares differ? ``counts``: 2 x modes run counts."""
+    from scipy import stats as sps
     counts = counts[:, counts.sum(axis=0) > 0]
     if counts.shape[1] < 2:
         return None
@@ -120,6 +122,13 @@ class ModeComparisonComparator(pr.Comparator):
     model: str = model_param()
     separation: float = pr.float_param(SEPARATION, minimum=0.0, strict=True)
     min_gap: float = pr.float_param(MIN_GAP, minimum=0.0)
+
+    @classmethod
+    def prepare(cls, jobs: Sequence[pr.BenchmarkJob]) -> None:
+        """The mixtures of both systems of every benchmark, fitted together (shared with gmm and I1-I3)."""
+        from .fitting import fit_jobs
+
+        fit_jobs([job for job in jobs if job.candidate is not None], lambda job: (job.baseline, job.candidate))
 
     def compare(self, baseline: Any, candidate: Any) -> ModeComparison:
         old = pr.as_sample(baseline, what="baseline")
