@@ -126,9 +126,22 @@ class ModeComparisonComparator(pr.Comparator):
     @classmethod
     def prepare(cls, jobs: Sequence[pr.BenchmarkJob]) -> None:
         """The mixtures of both systems of every benchmark, fitted together (shared with gmm and I1-I3)."""
-        from .fitting import fit_jobs
+        from .fitting import fit_jobs, fit_many
 
-        fit_jobs([job for job in jobs if job.candidate is not None], lambda job: (job.baseline, job.candidate))
+        jobs = [job for job in jobs if job.candidate is not None]
+        fit_jobs(jobs, lambda job: (job.baseline, job.candidate))
+        pooled: list[np.ndarray] = []  # where a system has several modes, compare fits both pooled too
+        options: list[tuple[int, str]] = []
+        for job in jobs:
+            c = job.component
+            x, y = job.samples[job.baseline].flat, job.samples[job.candidate].flat
+            if min(x.size, y.size) < MIN_RUNS_FOR_MODES:
+                continue
+            fit = (c.max_components, c.model, c.separation, c.min_gap)
+            if len(_fit_modes(x, *fit)[1]) > 1 or len(_fit_modes(y, *fit)[1]) > 1:
+                pooled.append(np.concatenate([x, y]))
+                options.append((c.max_components, c.model))
+        fit_many(pooled, [k for k, _ in options], [m for _, m in options])
 
     def compare(self, baseline: Any, candidate: Any) -> ModeComparison:
         old = pr.as_sample(baseline, what="baseline")
