@@ -102,7 +102,15 @@ class VerdictStep(pr.Comparator):
                     need_fieller=hierarchical or statistic == "mean")
         if hierarchical:
             return paths.hierarchical(old, new, ev)
+        steady, warm_notes = paths.without_warmup({baseline: old, candidate: new}, ev)
+        if warm_notes:  # the comparison is of the steady state: every diagnostic again, on those runs
+            old, new = steady[baseline], steady[candidate]
+            ev = gather(steady, baseline, candidate, pr.Previous(), self.confidence, need_modes=True,
+                        need_fieller=statistic == "mean")
         taus, flags, notes, dependent = paths.widening(ev)
+        if warm_notes:
+            flags.insert(0, "warmup")
+            notes[:0] = warm_notes
         if old.is_hierarchical or new.is_hierarchical:
             notes.append("one system is hierarchical and the other flat: all runs are compared as flat samples")
         found = ev.modes
