@@ -147,4 +147,30 @@ def sample_or_suite(data: Mapping[str, Mapping[str, Sample]], path: Path,
 
                 sample = attrs.evolve(sample, metadata={**sample.metadata, "benchmark": bench})
             return sample
-    return Suite(data, info=dict(info or {}), source=str(path))
+    data, only_in = split_one_sided(data, path)
+    return Suite(data, info={b: i for b, i in (info or {}).items() if b in data}, source=str(path), only_in=only_in)
+
+
+def split_one_sided(data: Mapping[str, Mapping[str, Sample]], path: Path
+                    ) -> tuple[dict[str, Mapping[str, Sample]], dict[str, list[str]]]:
+    """The benchmarks every system measured, and ``{system: [benchmarks only it measured]}``.
+
+    A file may hold benchmarks measured by one system only (a benchmark added in the new
+    version): they are listed, not compared. A benchmark measured by some of three or more
+    systems stays in the data, where Suite says what is missing. DataError when no
+    benchmark is measured by every system.
+    """
+    systems: dict[str, None] = {}
+    for per in data.values():
+        systems.update(dict.fromkeys(per))
+    if len(systems) < 2:
+        return dict(data), {}
+    complete = {b: per for b, per in data.items() if len(per) > 1}
+    only_in: dict[str, list[str]] = {}
+    for bench, per in data.items():
+        if len(per) == 1:
+            only_in.setdefault(next(iter(per)), []).append(bench)
+    if not complete:
+        shown = "; ".join(f"{s}: {', '.join(map(repr, b[:5]))}" for s, b in only_in.items())
+        raise DataError(f"{path}: no benchmark is measured by more than one system ({shown})")
+    return complete, only_in

@@ -39,7 +39,7 @@ import numpy as np
 from ..data import Sample, Suite
 from ..errors import DataError
 from . import _jsonlines
-from ._common import at, lines_of, numbers, positions, read_text, sample_or_suite
+from ._common import at, lines_of, numbers, positions, read_text, sample_or_suite, split_one_sided
 from ._jsonlines import line_of, value_line
 
 SAMPLE_FILE = "sample.json"
@@ -79,20 +79,7 @@ class CriterionReader:
             raise DataError(f"{root}: no criterion results (no */{SAMPLE_FILE} below it)")
         systems = _order({s for per in found.values() for s in per})
         _note_copies(found)
-        data = {b: per for b, per in found.items() if len(per) == len(systems)}
-        only_in: dict[str, list[str]] = {}
-        for bench, per in found.items():
-            if bench in data:
-                continue
-            if len(per) == 1:
-                only_in.setdefault(next(iter(per)), []).append(bench)
-            else:
-                missing = [s for s in systems if s not in per]
-                raise DataError(f"{root}: benchmark {bench!r} has baselines {sorted(per)} but not {missing}; "
-                                "remove the stale baseline directories or read the sample.json files you mean")
-        if not data:
-            raise DataError(f"{root}: no benchmark has every baseline {systems} (only in: "
-                            + "; ".join(f"{s}: {sorted(b)}" for s, b in only_in.items()) + ")")
+        data, only_in = split_one_sided(found, root)
         return Suite(dict(sorted(data.items())), systems=tuple(systems), source=str(root),
                      only_in={s: sorted(b) for s, b in only_in.items()})
 
