@@ -94,6 +94,10 @@ class _Parser:
             return self.scan(self.s, pos)
         except StopIteration as err:
             raise self.fail("Expecting value", err.value) from None
+        except json.JSONDecodeError:
+            raise
+        except ValueError as exc:  # e.g. an integer of more digits than Python converts
+            raise self.fail(f"bad number ({exc})", pos) from None
 
     def array(self, start: int) -> tuple[JList, int]:
         s = self.s

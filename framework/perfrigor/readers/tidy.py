@@ -220,7 +220,7 @@ def _fast_float(raw: Any) -> float | None:
     if kind is str or kind is float or kind is int:
         try:
             v = float(raw)
-        except ValueError:
+        except (ValueError, OverflowError):
             return None
         return v if math.isfinite(v) else None
     return None
