@@ -89,7 +89,8 @@ def number(raw: Any, where: str, what: str = "value") -> float:
     else:
         raise DataError(f"{where}: {what} is a {type(raw).__name__}, not a number")
     if not math.isfinite(v):
-        raise DataError(f"{where}: {what} {str(raw)[:40]!r} is not a finite number")
+        shown = repr(raw.strip()[:40]) if isinstance(raw, str) else str(raw)[:40]
+        raise DataError(f"{where}: {what} {shown} is not a finite number")
     return v
 
 
