@@ -8,8 +8,8 @@ scalars and whole arrays of numbers (the measurements, most of a benchmark
 file) are parsed by the C scanner of the ``json`` module, and the lines of a
 multi-line array's numbers are looked up in a per-character index built once
 with numpy (numbers hold no commas: element k starts after the array's k-th
-comma). The cost is a few times that of ``json.loads`` (about 6x on a
-pretty-printed 1.5 MB pyperf file, 1x on a compact one; see
+comma). The cost is a few times that of ``json.loads`` (about 5x on a
+pretty-printed 1.5 MB pyperf file, less on a compact one: see
 benchmarks/bench_readers.py), where a pure-Python parser costs 10-20x.
 """
 

@@ -31,6 +31,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..data import Sample, Suite
 from ..errors import DataError
 from ..units import lower_is_better as unit_direction
@@ -160,7 +162,8 @@ def _sample(record: dict, block: dict, metric_name: str, mode: str, lower_is_bet
     if not kept:
         raise DataError(f"{at(path, line_of(block))}: {what}: \"{source_key}\" holds no measurements")
     if len(kept) > 1 and len(counts - {0}) == 1 and not empty:
-        values, lines, levels = [f for f, _ in kept], [ln for _, ln in kept], ("fork", "iteration")
+        values = np.array([f for f, _ in kept], dtype=float)  # balanced: no nested-list walk in Sample
+        lines, levels = [ln for _, ln in kept], ("fork", "iteration")
     else:
         values = [v for f, _ in kept for v in f]
         lines = [x for _, ln in kept for x in ln]

@@ -15,6 +15,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..data import Sample, Suite
 from ..errors import DataError
 from . import _jsonlines
@@ -84,7 +86,8 @@ class PyperfReader:
         metadata: dict[str, Any] = {"format": "pyperf", "runs": len(per_run), "warmups_excluded": warmups,
                                     "calibration_runs_excluded": calibration}
         if len(counts) == 1 and len(per_run) > 1 and counts != {1}:
-            values, lines, levels = per_run, per_run_lines, ("run", "value")
+            # balanced: an array, so Sample need not walk nested lists to check the shape
+            values, lines, levels = np.array(per_run, dtype=float), per_run_lines, ("run", "value")
         else:
             values = [v for run in per_run for v in run]
             lines = [ln for run in per_run_lines for ln in run]
