@@ -92,6 +92,11 @@ def test_go_config_key_as_system():
     assert suite["NonExact"]["before"].values.tolist() == [100, 101, 101] and suite["Size"]["after"].unit == "text-bytes"
     issue = pr.read(PEERS / "benchstat" / "issue19565.txt", system="note")  # B and C measured on one side only
     assert issue.benchmarks == ["A"] and issue.only_in == {"before": ["B"], "after": ["C"]}
+    golden = (PEERS / "benchstat" / "issue19565.stdout").read_text(encoding="utf-8").splitlines()
+    boundary = golden[0].index("│", golden[0].index("│") + 1)  # between benchstat's before and after columns
+    one_sided = {line.split()[0]: ("before" if line.index("±") < boundary else "after")
+                 for line in golden[2:] if line.count("±") == 1}
+    assert one_sided == {"B": "before", "C": "after"}  # benchstat shows them in one column each, as we list them
 
 
 @pytest.mark.parametrize("line, words", [
