@@ -14,6 +14,7 @@ from typing import Any
 import attrs
 import numpy as np
 
+from . import units
 from .errors import DataError
 
 #: Default level names by number of dimensions (outermost first).
@@ -274,8 +275,6 @@ class Sample:
         units measure different things or one of them is unknown. Positions are kept, and
         ``metadata["converted_from"]`` records the original unit.
         """
-        from . import units
-
         if units.canonical(self.unit) == units.canonical(unit):
             return self if self.unit == unit else attrs.evolve(self, unit=unit)
         try:
@@ -418,10 +417,8 @@ class Suite:
                     raise DataError(f"{where}: benchmark {key!r}: systems {first!r} and {sys!r} disagree on "
                                     f"the direction (lower_is_better {ref.lower_is_better} vs {s.lower_is_better})")
                 if s.unit != ref.unit:  # the same quantity in another unit: converted to the first system's
-                    from .units import factor
-
                     try:
-                        factor(s.unit, ref.unit)
+                        units.factor(s.unit, ref.unit)
                     except DataError as exc:
                         raise DataError(f"{where}: benchmark {key!r}: systems {first!r} and {sys!r}: {exc}") from None
                     data[key][sys] = s.to_unit(ref.unit)
