@@ -19,7 +19,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from ..results import Comparison, Estimate, Result, SuiteSummary, TestResult
+from ..results import NO_CHANGE, Comparison, Estimate, Result, SuiteSummary, TestResult, conclusion
 
 
 @attrs.frozen
@@ -132,8 +132,6 @@ def row_cells(res: Result) -> tuple[str, str, str, str, str]:
 
 # ------------------------------------------------------------------ outcomes
 
-#: the value an estimate is compared with, per ``Comparator.estimate_kind``
-NO_CHANGE = {"speedup": 1.0, "probability": 0.5, "gain": 0.0}
 _SPLIT = {"speedup": "1", "probability": "1/2", "gain": "0"}
 
 
@@ -153,34 +151,7 @@ def is_one_sided(component: str) -> bool:
     return bool(getattr(rec.obj, "one_sided", False)) if rec is not None else False
 
 
-def outcome(res: Result, kind: str = "speedup", one_sided: bool = False) -> str | None:
-    """"faster", "slower", "no change", "not faster" or "unclear" for a Comparison (None for other results).
-
-    Slower: the estimate is on the slow side of no change (speedup < 1,
-    probability < 0.5, gain < 0) and significant, or the whole interval is on
-    the slow side; faster likewise. "no change": significant is False or the
-    interval contains no change. "unclear": the method could not conclude.
-    A ``one_sided`` comparator (it only tests for an improvement) is "faster"
-    or "not faster": its "not significant" says nothing about a slowdown.
-    """
-    if not isinstance(res, Comparison) or kind not in NO_CHANGE:
-        return None
-    limit = NO_CHANGE[kind]
-    est = res.estimate
-    if one_sided:
-        if est is not None and ((res.significant is True and est > limit) or
-                                (res.ci_low is not None and res.ci_low > limit)):
-            return "faster"
-        return "not faster" if res.significant is not None or res.ci_low is not None else "unclear"
-    if est is not None and ((res.significant is True and est < limit) or
-                            (res.ci_high is not None and res.ci_high < limit)):
-        return "slower"
-    if est is not None and ((res.significant is True and est > limit) or
-                            (res.ci_low is not None and res.ci_low > limit)):
-        return "faster"
-    if res.significant is False or (res.ci_low is not None and res.ci_high is not None):
-        return "no change"
-    return "unclear"
+outcome = conclusion  # what a comparison concludes (perfrigor.results.conclusion)
 
 
 def _summary(report) -> list[Block]:
