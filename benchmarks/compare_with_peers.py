@@ -56,11 +56,11 @@ def perfrigor(baseline: Path | str, candidate: Path | str | None = None, pipelin
 
 def answer(report: pr.Report, bench: str) -> dict[str, Any]:
     """perfrigor's verdict on one benchmark, and the Fieller interval of its speedup (None where absent)."""
-    out: dict[str, Any] = {"outcome": None, "speedup": None, "ci": None, "fieller": None, "fieller_ci": None,
-                           "fieller_significant": None}
+    out: dict[str, Any] = {"outcome": None, "speedup": None, "ci": None, "reasons": (), "fieller": None,
+                           "fieller_ci": None, "fieller_significant": None}
     verdict = report.verdicts.get(bench)
     if verdict is not None:
-        out.update(outcome=verdict.outcome, speedup=verdict.speedup,
+        out.update(outcome=verdict.outcome, speedup=verdict.speedup, reasons=tuple(verdict.reasons),
                    ci=None if verdict.ci_low is None else (verdict.ci_low, verdict.ci_high))
     for step in report.steps:
         if step.component == "fieller":

@@ -68,15 +68,49 @@ def clear_changes(facts: list[dict]) -> list[dict]:
             and abs(math.log(f["peer_speedup"])) >= math.log(CLEAR)]
 
 
-def test_clear_changes_have_the_same_direction_and_a_compatible_size(built):
+#: clear changes on which the verdict (main, 22e4777) says "unclear" rather than the peer's direction, and why:
+#: go test's -count repetitions run one after the other in one process; the verdict's independence rule counts
+#: 10 of them with a lag-1 autocorrelation of 0.3-0.5 as 1-2 independent runs, fewer than the 5 it needs.
+#: benchstat's U test assumes the repetitions independent. Listed so that a change of the rule shows here.
+SERIAL = "the runs are so dependent"
+KNOWN_UNCLEAR = {
+    ("benchstat old/new", "Encode/format=json-48"): SERIAL,
+    ("benchstat crc sec/op", "CRC32/poly=IEEE/size=4kB/align=0-8"): SERIAL,
+    ("benchstat crc sec/op", "CRC32/poly=IEEE/size=4kB/align=1-8"): SERIAL,
+    ("benchstat crc B/s", "CRC32/poly=IEEE/size=4kB/align=0-8"): SERIAL,
+    ("benchstat crc B/s", "CRC32/poly=IEEE/size=4kB/align=1-8"): SERIAL,
+}
+
+
+def claimed(facts: list[dict]) -> list[dict]:
+    """Clear changes a peer itself reports (JMH compares nothing: its interval reading is the user's)."""
+    return [f for f in clear_changes(facts) if f["case"] not in ("compare.py test1", "jmh")]
+
+
+def test_clear_changes_are_never_opposite_and_have_a_compatible_size(built):
     _, facts = built
     checked = [f for f in clear_changes(facts) if f["case"] != "compare.py test1"]
     assert len(checked) >= 20  # benchstat (old/new, crc sec/op and B/s), pyperf, criterion, JMH
     for f in checked:
         direction, speedup, ci = ours(f)
         where = f"{f['case']}: {f['benchmark']}"
-        assert direction == f["peer"], (where, f)
-        assert compatible(f["peer_speedup"], speedup, ci), (where, f)
+        assert {direction, f["peer"]} != {"faster", "slower"}, (where, f)
+        assert speedup is not None and compatible(f["peer_speedup"], speedup, ci), (where, f)
+
+
+def test_clear_changes_a_peer_reports_have_the_same_direction(built):
+    _, facts = built
+    checked = claimed(facts)
+    assert len(checked) >= 20
+    for f in checked:
+        direction, _, _ = ours(f)
+        key = (f["case"], f["benchmark"])
+        if key in KNOWN_UNCLEAR and f["outcome"] is not None:
+            reasons = " ".join(f.get("reasons") or ())
+            assert f["outcome"] == "unclear" and KNOWN_UNCLEAR[key] in reasons, \
+                (f"{key} is no longer unclear for the known reason: remove it from KNOWN_UNCLEAR", f)
+            continue
+        assert direction == f["peer"], (f"{f['case']}: {f['benchmark']}", f)
 
 
 def test_single_repetitions_of_compare_py(built):
