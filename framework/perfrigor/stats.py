@@ -542,15 +542,17 @@ def _trimmed(values: np.ndarray, trim: float) -> tuple[float, float, int]:
 
 
 def yuen_shift(x: Any, y: Any, confidence: float = 0.95, inflation: tuple[float, float] = (1.0, 1.0),
-               trim: float = 0.2) -> ShiftResult:
+               trim: float = 0.2, rounding: float = 0.0) -> ShiftResult:
     """Difference of trimmed means of ``x`` and ``y`` with Yuen's (1974) interval and two-sided p-value.
 
     Robust to outliers like a rank test, but it keeps the size of the values: with serially
     dependent runs (``inflation = (tau_x, tau_y)``, the autocorrelation times) the variance
     terms grow by tau and the degrees of freedom shrink to the effective counts h / tau, so a
     change far larger than the noise stays visible even when few runs are independent. As
-    R's ``WRS2::yuen`` for independent runs. Hand-written: scipy's ``ttest_ind(trim=)`` gives
-    no interval and no inflation.
+    R's ``WRS2::yuen`` for independent runs (``trim = 0``: Welch's t). ``rounding``: the grid
+    step the values were recorded on (a coarse timer); its rounding variance step²/12 is added
+    to each value's (Sheppard), so identical readings do not pass for noiseless ones.
+    Hand-written: scipy's ``ttest_ind(trim=)`` gives no interval, no inflation, no rounding.
     """
     if not 0.0 < confidence < 1.0:
         raise ConfigError(f"confidence must lie strictly between 0 and 1, got {confidence!r}")
@@ -562,7 +564,9 @@ def yuen_shift(x: Any, y: Any, confidence: float = 0.95, inflation: tuple[float,
     tau_x, tau_y = (max(1.0, float(t)) for t in inflation)
     mx, dx, hx = _trimmed(xs, trim)
     my, dy, hy = _trimmed(ys, trim)
-    dx, dy = dx * tau_x, dy * tau_y
+    grid = rounding * rounding / 12.0
+    dx = (dx + grid * (xs.size - 1) / (hx * (hx - 1))) * tau_x
+    dy = (dy + grid * (ys.size - 1) / (hy * (hy - 1))) * tau_y
     nu_x, nu_y = max(hx / tau_x - 1.0, 1e-9), max(hy / tau_y - 1.0, 1e-9)
     estimate = mx - my
     spread = dx + dy

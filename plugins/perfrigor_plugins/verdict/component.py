@@ -90,10 +90,9 @@ class VerdictStep(pr.Comparator):
     def _path(self, old: pr.Sample, new: pr.Sample, samples: Mapping[str, pr.Sample], baseline: str,
               candidate: str, previous: pr.Previous) -> paths.Path:
         for who, s in (("baseline", old), ("candidate", new)):
-            if len(s) < 2:
-                raise pr.DataError(f"{who} {s.label} has {len(s)} measurement: at least 2 per system are "
-                                   "needed to tell a change from noise")
             s.require_positive(f"{who} {s.label}")
+        if min(len(old), len(new)) < 2:
+            return paths.lonely(old, new)
         if old.lower_is_better != new.lower_is_better:
             raise pr.DataError(f"baseline {old.label} and candidate {new.label} disagree on lower_is_better")
         hierarchical = old.is_hierarchical and new.is_hierarchical

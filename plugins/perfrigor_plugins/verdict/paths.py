@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import attrs
@@ -25,6 +26,9 @@ from .rules import Answer, interval_from_shift, speedup_from_shift
 #: n = 10): there the dependence counts from p < SMALL_GATE (6%; calibration, docs/methods/verdict.md)
 SMALL_SERIES = 20
 SMALL_GATE = 0.3
+#: share trimmed from each end for Yuen's means of dependent runs: enough for rare outliers, and keeps
+#: 8 of 10 runs (20% kept 6: intervals twice as wide at n = 10 for the same false-alarm rate)
+TRIM = 0.1
 
 
 @attrs.frozen
@@ -117,45 +121,50 @@ def widening(ev: Evidence) -> tuple[tuple[float, float], list[str], list[str], b
 
 def ranks(old: pr.Sample, new: pr.Sample, confidence: float, method: str,
           taus: tuple[float, float], flags: list[str], notes: list[str]) -> Path:
-    """Hodges-Lehmann shift of log values, rank-sum interval widened by the autocorrelation times."""
+    """The typical run's shift, on log values: the Hodges-Lehmann shift with its rank-sum interval;
+    Yuen's trimmed means widened by the autocorrelation times for dependent runs; Welch's means
+    of logs where too few runs leave a rank test no chance at the level (3 per side at 95%).
+    """
     x, y = old.flat, new.flat
     dependent = max(taus) > 1.0
+    alpha = 1.0 - confidence
+    resolution = _resolution(np.concatenate([x, y]))
+    tiny = 2.0 / math.comb(x.size + y.size, x.size) > alpha  # no rank test can reach the level
     if dependent:  # few effective runs: a rank test loses the size of the change, trimmed means keep it
-        shift = pr.stats.yuen_shift(np.log(x), np.log(y), confidence, inflation=taus)
+        shift = pr.stats.yuen_shift(np.log(x), np.log(y), confidence, inflation=taus, trim=TRIM,
+                                    rounding=resolution or 0.0)
+        notes.append("the interval (trimmed means) is widened for the runs' serial dependence")
+        statistic = "trimmed mean"
+    elif tiny:  # the means of log values, which assume roughly normal noise, are all that is left
+        flags.append("tiny")
+        shift = pr.stats.yuen_shift(np.log(x), np.log(y), confidence, trim=0.0, rounding=resolution or 0.0)
+        notes.append(f"{x.size} and {y.size} runs are too few for a rank test at {confidence:.0%}: compared on "
+                     "the means of log times (Welch), which assume roughly normal noise; run more to be safe")
+        statistic = "mean"
     else:
         shift = pr.stats.hodges_lehmann(np.log(x), np.log(y), confidence)
+        statistic = "median"
     lib = old.lower_is_better
     low, high = interval_from_shift(shift.ci_low, shift.ci_high, lib)
-    unclear = None
-    alpha = 1.0 - confidence
-    if shift.min_pvalue > alpha:
-        flags.append("tiny")
-        unclear = (f"{x.size} and {y.size} runs cannot show a change at {confidence:.0%}: the rank test's "
-                   f"smallest p-value is {shift.min_pvalue:.2g} (run at least {_runs_for(alpha)} per system)")
-    if dependent:
-        notes.append("the interval (trimmed means) is widened for the runs' serial dependence")
-    resolution = _resolution(np.concatenate([x, y]))
     if resolution is not None and low is not None:
         flags.append("resolution")
-        low, high = low / (1.0 + resolution), high * (1.0 + resolution)
-        notes.append(f"the values sit on a grid of {resolution:.2%} of their size (the timer's resolution): "
-                     "the interval is widened by it")
-    answer = Answer(speedup_from_shift(shift.estimate, lib), low, high,
-                    None if unclear else shift.pvalue < alpha, shift.pvalue)
-    return Path(method, answer, "trimmed mean" if dependent else "median",
-                float(np.median(x)), float(np.median(y)), tuple(dict.fromkeys(flags)),
-                tuple(notes), unclear,
+        if not (dependent or tiny):  # the rank interval knows nothing of the grid: widen it by one step
+            low, high = low / (1.0 + resolution), high * (1.0 + resolution)
+        notes.append(f"the values sit on a grid of {resolution:.2%} of their size (the timer's resolution)")
+    answer = Answer(speedup_from_shift(shift.estimate, lib), low, high, shift.pvalue < alpha, shift.pvalue)
+    return Path(method, answer, statistic, float(np.median(x)), float(np.median(y)), tuple(dict.fromkeys(flags)),
+                tuple(notes),
                 details={"test": shift.method, "pvalue": shift.pvalue, "tau": list(taus), "df": shift.df})
 
 
-def _runs_for(alpha: float) -> int:
-    """The fewest runs per system (equal counts) with which the exact rank test can reach ``alpha``."""
-    from math import comb
-
-    n = 2
-    while 2.0 / comb(2 * n, n) > alpha:
-        n += 1
-    return n
+def lonely(old: pr.Sample, new: pr.Sample) -> Path:
+    """One measurement on a side: the ratio of the central values, and no way to tell it from noise."""
+    a, b = float(np.median(old.flat)), float(np.median(new.flat))
+    speedup = a / b if old.lower_is_better else b / a
+    who = ", ".join(f"{w} has {len(s)}" for w, s in (("the baseline", old), ("the candidate", new)) if len(s) < 2)
+    return Path("verdict", Answer(speedup, None, None, None), "value", a, b, ("tiny",),
+                unclear=f"{who} measurement: the ratio is {speedup:.4g}, but with no repetition nothing tells it "
+                        "from noise (at least 2 runs per system, 10 or more to say much)")
 
 
 def _resolution(values: np.ndarray) -> float | None:
