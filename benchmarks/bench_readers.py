@@ -39,6 +39,10 @@ def main() -> None:
         pyperf.write_text(json.dumps(doc, indent=1))
         timed(f"pyperf: 50 benchmarks x 50 runs x 20 values ({pyperf.stat().st_size / 1e6:.1f} MB)",
               lambda: pr.read(pyperf))
+        compact = tmp / "pyperf-compact.json"
+        compact.write_text(json.dumps(doc))  # as pyperf writes them: one line
+        timed(f"pyperf: the same, compact ({compact.stat().st_size / 1e6:.1f} MB)", lambda: pr.read(compact))
+        timed("json.loads of the pretty-printed file (reference)", lambda: json.loads(pyperf.read_text()))
         bad = tmp / "bad.json"
         doc["benchmarks"][49]["runs"][49]["values"][19] = "x"
         bad.write_text(json.dumps(doc, indent=1))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from . import progress
+from . import progress, units
 from .components import (
     BenchmarkJob,
     Comparator,
@@ -76,5 +76,5 @@ __all__ = [
     "SuiteVerdict", "Test", "TestResult", "Verdict", "__version__", "as_sample", "as_sample_mapping", "check_random_state",
     "choice_param", "components", "conclusion", "confidence_param", "float_param", "get", "get_registry",
     "hierarchy", "progress", "hookimpl", "hookspec", "int_param", "pair_key", "pipeline", "random_state_param",
-    "read", "resampling", "stats", "to_jsonable",
+    "read", "resampling", "stats", "to_jsonable", "units",
 ]

@@ -73,6 +73,9 @@ def _add_output(p: argparse.ArgumentParser) -> None:
 
 def _add_input(p: argparse.ArgumentParser) -> None:
     p.add_argument("--input-format", metavar="NAME", help="reader to use instead of guessing (see 'perfrigor list')")
+    p.add_argument("--metric", metavar="NAME",
+                   help="which metric of a file with several: cpu_time (Google Benchmark), B/op or allocs/op (Go), "
+                        "a secondary metric (JMH); same as --input metric=NAME")
     p.add_argument("--input", action="append", default=[], metavar="KEY=VALUE",
                    help="reader option, value in TOML syntax, e.g. --input value=time_ms "
                         "--input 'levels=[\"invocation\",\"iteration\"]' (repeatable)")
@@ -173,6 +176,8 @@ def _reader_options(args: argparse.Namespace, base: Mapping[str, Any] | None = N
     options.update(_key_value(item, "--input") for item in args.input)
     if args.input_format:
         options["format"] = args.input_format
+    if getattr(args, "metric", None):
+        options["metric"] = args.metric
     return options
 
 
@@ -193,8 +198,10 @@ def load_inputs(paths: Sequence[str], options: Mapping[str, Any]) -> list[Any]:
     """Read data files into what ``Pipeline.run`` takes.
 
     One file: its Sample or Suite. Several files, one system each: Samples are
-    passed as they are (one benchmark); one-system Suites are joined by
-    benchmark into one Suite, each file a system named after it.
+    passed as they are (one benchmark); one-system Suites (and named Samples)
+    are joined by benchmark into one Suite, each file a system named after it.
+    The benchmarks every file holds are compared; the others are listed in
+    ``Suite.only_in`` (and so in the report). Nothing in common is an error.
     """
     items = [_read(p, options) for p in paths]
     if len(items) == 1:
@@ -207,20 +214,33 @@ def load_inputs(paths: Sequence[str], options: Mapping[str, Any]) -> list[Any]:
     if multi:
         raise UsageError(f"{multi[0]} holds several systems; give it alone (perfrigor run --pipeline NAME "
                          f"{multi[0]}) and choose systems with --baseline/--candidate")
-    if not all(isinstance(i, Suite) for i in items):
-        kinds = ", ".join(f"{p}: {'one benchmark' if isinstance(i, Sample) else f'{len(i)} benchmarks'}"
+    unnamed = [p for p, i in zip(paths, items, strict=True) if isinstance(i, Sample) and "benchmark" not in i.metadata]
+    if unnamed:
+        kinds = ", ".join(f"{p}: {'one unnamed benchmark' if isinstance(i, Sample) else f'{len(i)} benchmarks'}"
                           for p, i in zip(paths, items, strict=True))
         raise DataError(f"the files do not hold the same benchmarks ({kinds})")
     labels = _labels(paths)
-    benches = [set(i.benchmarks) for i in items]
-    for p, b in zip(paths, benches, strict=True):
-        if b != benches[0]:
-            raise DataError(f"{p} and {paths[0]} do not have the same benchmarks: only in {p}: "
-                            f"{sorted(b - benches[0])}, only in {paths[0]}: {sorted(benches[0] - b)}")
-    data = {bench: {label: item.system(item.systems[0])[bench] for label, item in zip(labels, items, strict=True)}
-            for bench in items[0].benchmarks}
-    info = {**items[0].info}
-    return [Suite(data, systems=tuple(labels), info=info, source=", ".join(paths))]
+    per_file = [_by_benchmark(i) for i in items]
+    info = {**items[0].info} if isinstance(items[0], Suite) else {}
+    source = ", ".join(paths)
+    if len(items) == 2:
+        return [Suite.from_pairs(per_file[0], per_file[1], names=(labels[0], labels[1]), info=info, source=source)]
+    common = [b for b in per_file[0] if all(b in m for m in per_file[1:])]
+    only_in = {label: [b for b in m if b not in common] for label, m in zip(labels, per_file, strict=True)}
+    if not common:
+        raise DataError(f"{source}: no benchmark is in every file ("
+                        + "; ".join(f"{label}: {len(m)} benchmark(s)" for label, m in zip(labels, per_file,
+                                                                                           strict=True)) + ")")
+    data = {b: {label: m[b] for label, m in zip(labels, per_file, strict=True)} for b in common}
+    return [Suite(data, systems=tuple(labels), info={b: i for b, i in info.items() if b in data}, source=source,
+                  only_in=only_in)]
+
+
+def _by_benchmark(item: Sample | Suite) -> dict[str, Sample]:
+    """``{benchmark: Sample}`` of a one-system Suite, or of a Sample that knows its benchmark."""
+    if isinstance(item, Sample):
+        return {str(item.metadata["benchmark"]): item}
+    return item.system(item.systems[0])
 
 
 def _renamed(sample: Sample, name: str) -> Sample:

@@ -14,6 +14,7 @@ from typing import Any
 import attrs
 import numpy as np
 
+from . import units
 from .errors import DataError
 
 #: Default level names by number of dimensions (outermost first).
@@ -267,6 +268,22 @@ class Sample:
         if self.values.size < minimum:
             raise DataError(f"{what or self.label}: {self.values.size} measurement(s), at least {minimum} needed")
 
+    def to_unit(self, unit: str) -> Sample:
+        """The same measurements expressed in ``unit`` (exact conversion, see :mod:`perfrigor.units`).
+
+        Returns the sample itself when it is already in that unit; raises DataError when the
+        units measure different things or one of them is unknown. Positions are kept, and
+        ``metadata["converted_from"]`` records the original unit.
+        """
+        if units.canonical(self.unit) == units.canonical(unit):
+            return self if self.unit == unit else attrs.evolve(self, unit=unit)
+        try:
+            values = units.convert(self.values, self.unit, unit)
+        except DataError as exc:
+            raise DataError(f"{self.label}: {exc}") from None
+        metadata = {**self.metadata, "converted_from": self.metadata.get("converted_from", self.unit)}
+        return attrs.evolve(self, values=values, unit=unit, metadata=metadata)
+
     def with_values(self, values: Any, levels: Iterable[str] | None = None) -> Sample:
         """A copy with new values (same unit, direction, name)."""
         return attrs.evolve(self, values=values, levels=None if levels is None else tuple(levels), positions=None)
@@ -289,6 +306,23 @@ class Sample:
             # times, rates and scores are positive: a report must say when some are not
             **({"n_nonpositive": int((v <= 0).sum())} if (v <= 0).any() else {}),
         }
+
+
+def benchmark_name(samples: Iterable[Any], default: str = "benchmark") -> str:
+    """The benchmark several one-benchmark samples measure: the name their readers recorded
+    (``metadata["benchmark"]``) when they agree, else ``default``.
+
+    A file holding one benchmark gives a Sample, not a Suite; the benchmark's name
+    travels in its metadata so that reports show it rather than "benchmark".
+    """
+    names = {s.metadata.get("benchmark") for s in samples if isinstance(s, Sample)} - {None}
+    return str(names.pop()) if len(names) == 1 else default
+
+
+def _some(names: Sequence[str], limit: int = 5) -> str:
+    """A short list of names for a message: the first ``limit`` and how many more."""
+    shown = ", ".join(repr(n) for n in names[:limit]) or "none"
+    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
 
 
 def _check_weight(instance: Any, attribute: attrs.Attribute, value: Any) -> None:
@@ -343,9 +377,20 @@ class Suite:
     systems: tuple[str, ...] = attrs.field(default=None)
     info: Mapping[str, BenchmarkInfo] = attrs.field(factory=dict)
     source: str | None = None
+    #: benchmarks measured by one system only, ``{system: [benchmark, ...]}``: not in ``data``, listed
+    #: so reports can say what was not compared (filled when files with different benchmark sets are paired)
+    only_in: Mapping[str, list[str]] = attrs.field(factory=dict)
 
     def __attrs_post_init__(self) -> None:
         where = self.source or "suite"
+        if not isinstance(self.only_in, Mapping):
+            raise DataError(f"{where}: only_in must be a mapping {{system: [benchmark, ...]}}")
+        only_in = {str(sys): [str(b) for b in benches] for sys, benches in self.only_in.items() if benches}
+        overlap = sorted({b for benches in only_in.values() for b in benches} & {str(b) for b in self.data}) \
+            if isinstance(self.data, Mapping) else []
+        if overlap:
+            raise DataError(f"{where}: benchmark(s) {overlap} are listed in only_in but have data for every system")
+        object.__setattr__(self, "only_in", only_in)
         if not isinstance(self.data, Mapping):
             raise DataError(f"{where}: a suite is a mapping {{benchmark: {{system: sample}}}}, "
                             f"got {type(self.data).__name__}")
@@ -371,9 +416,12 @@ class Suite:
                 if s.lower_is_better != ref.lower_is_better:
                     raise DataError(f"{where}: benchmark {key!r}: systems {first!r} and {sys!r} disagree on "
                                     f"the direction (lower_is_better {ref.lower_is_better} vs {s.lower_is_better})")
-                if s.unit != ref.unit:
-                    raise DataError(f"{where}: benchmark {key!r}: systems {first!r} and {sys!r} are in different "
-                                    f"units ({ref.unit!r} vs {s.unit!r}); convert them first")
+                if s.unit != ref.unit:  # the same quantity in another unit: converted to the first system's
+                    try:
+                        units.factor(s.unit, ref.unit)
+                    except DataError as exc:
+                        raise DataError(f"{where}: benchmark {key!r}: systems {first!r} and {sys!r}: {exc}") from None
+                    data[key][sys] = s.to_unit(ref.unit)
         object.__setattr__(self, "data", data)
         seen: dict[str, None] = {}
         for systems in data.values():
@@ -405,18 +453,40 @@ class Suite:
     @classmethod
     def from_pairs(cls, baseline: Mapping[str, Any], candidate: Mapping[str, Any],
                    names: tuple[str, str] = ("baseline", "candidate"), **kwargs: Any) -> Suite:
-        """Build a two-system suite from two ``{benchmark: sample}`` mappings with the same benchmarks."""
+        """A two-system suite from two ``{benchmark: sample}`` mappings.
+
+        The benchmarks both mappings hold are compared (in the baseline's order); those only
+        one holds are listed in ``only_in`` (and so in the report). DataError when they have
+        no benchmark in common.
+        """
         if not isinstance(baseline, Mapping) or not isinstance(candidate, Mapping):
             raise DataError("a suite comparison needs two mappings {benchmark: sample}")
         if len(names) != 2 or names[0] == names[1]:
             raise DataError(f"the two systems need two different names, got {names!r}")
-        only_b = sorted(map(str, set(baseline) - set(candidate)))
-        only_c = sorted(map(str, set(candidate) - set(baseline)))
-        if only_b or only_c:
-            raise DataError(f"the two systems do not have the same benchmarks: only in {names[0]}: {only_b}, "
-                            f"only in {names[1]}: {only_c}")
-        data = {b: {names[0]: baseline[b], names[1]: candidate[b]} for b in baseline}
-        return cls(data, systems=names, **kwargs)
+        common = [b for b in baseline if b in candidate]
+        only = {names[0]: [str(b) for b in baseline if b not in candidate],
+                names[1]: [str(b) for b in candidate if b not in baseline]}
+        if not common:
+            raise DataError(f"{kwargs.get('source') or 'the two systems'}: no benchmark in common "
+                            f"(only in {names[0]}: {_some(only[names[0]])}; only in {names[1]}: "
+                            f"{_some(only[names[1]])})")
+        data = {b: {names[0]: baseline[b], names[1]: candidate[b]} for b in common}
+        info = kwargs.pop("info", None) or {}
+        info = {b: i for b, i in info.items() if b in data}
+        only_in = {**{s: b for s, b in only.items() if b}, **(kwargs.pop("only_in", None) or {})}
+        return cls(data, systems=names, info=info, only_in=only_in, **kwargs)
+
+    @classmethod
+    def from_frame(cls, frame: Any, **options: Any) -> Suite:
+        """A suite from a tidy pandas DataFrame, one row per measurement (benchmark, system, levels, value).
+
+        Columns are found as in a tidy CSV file; ``options`` name them (``value="t"``,
+        ``levels=["fork"]``, ``unit="ms"`` ..., see docs/input-formats.md). pandas is optional:
+        perfrigor imports it nowhere.
+        """
+        from .readers.frame import suite_from_frame
+
+        return suite_from_frame(frame, **options)
 
     @classmethod
     def single(cls, baseline: Any, candidate: Any | None = None, benchmark: str = "benchmark",

@@ -39,13 +39,17 @@ def perfrigor_renderers() -> list[Renderer]:
 @runtime_checkable
 class Reader(Protocol):
     """An input format. ``pr.read(path)`` asks each reader, lowest ``priority`` first (default 50),
-    whether it recognises the file (``sniff``), unless ``format=name`` picks one."""
+    whether it recognises the file (``sniff``), unless ``format=name`` picks one.
+
+    A reader that also reads directories (criterion's ``target/criterion``) has a
+    ``sniff_directory(path) -> bool`` method; ``pr.read(directory)`` asks those.
+    """
 
     name: str
     suffixes: tuple[str, ...]
 
     def sniff(self, path: Path, head: str) -> bool:
-        """Whether the file (its first 4 KB in ``head``) is in this format."""
+        """Whether the file (its first 4 KB in ``head``, gunzipped, decoded) is in this format."""
         ...
 
     def read(self, path: Path, **options: Any) -> Any:

@@ -24,7 +24,7 @@ import numpy as np
 
 from . import progress
 from .components import BenchmarkJob, Component, Previous, build
-from .data import Sample, Suite
+from .data import Sample, Suite, benchmark_name
 from .errors import ConfigError, DataError
 from .report import Report, StepInfo
 from .results import Result
@@ -259,10 +259,10 @@ class Pipeline:
 
     # ------------------------------------------------------------------ running
     def _as_suite(self, inputs: Sequence[Any]) -> Suite:
-        from .readers import read
+        from .readers import is_frame, read
 
         def load(obj: Any) -> Any:
-            if isinstance(obj, str | os.PathLike):
+            if isinstance(obj, str | os.PathLike) or is_frame(obj):
                 return read(obj, **self.input_options)
             return obj
 
@@ -289,14 +289,14 @@ class Pipeline:
             names = tuple(self._label(o, d) for o, d in zip(inputs, ("baseline", "candidate"), strict=True))
             if names[0] == names[1]:
                 names = ("baseline", "candidate")
-            return Suite({"benchmark": {names[0]: items[0], names[1]: items[1]}}, systems=names)
+            return Suite({benchmark_name(items): {names[0]: items[0], names[1]: items[1]}}, systems=names)
         if len(items) == 1 and not isinstance(items[0], Suite):
-            return Suite({"benchmark": {"sample": items[0]}})
+            return Suite({benchmark_name(items): {"sample": items[0]}})
         if len(items) > 2 and not any(isinstance(i, Suite | Mapping) for i in items):
             names = [self._label(o, f"system{i + 1}") for i, o in enumerate(inputs)]
             if len(set(names)) != len(names):
                 names = [f"system{i + 1}" for i in range(len(items))]
-            return Suite({"benchmark": dict(zip(names, items, strict=True))}, systems=tuple(names))
+            return Suite({benchmark_name(items): dict(zip(names, items, strict=True))}, systems=tuple(names))
         raise DataError("pipeline input: give a suite, one sample, or baseline and candidate samples")
 
     def _check_inputs(self, suite: Suite, baseline: str, candidate: str | None) -> None:
@@ -471,6 +471,7 @@ class Pipeline:
             errors=errors,
             source=suite.source,
             skipped=skipped,
+            only_in=dict(suite.only_in),
             data=suite,
         )
 

@@ -12,6 +12,10 @@ import attrs
 
 from .results import Result, SuiteVerdict, Verdict, to_jsonable
 
+#: the result fields Report.to_frame() gives a column each (None where a result has no such field)
+FRAME_FIELDS = ("outcome", "speedup", "estimate", "ci_low", "ci_high", "confidence", "pvalue", "significant",
+                "statistic", "reject")
+
 
 @attrs.frozen
 class StepInfo:
@@ -150,6 +154,30 @@ class Report:
             "skipped": list(self.skipped),
             "only_in": {s: list(b) for s, b in self.only_in.items()},
         }
+
+    def to_frame(self) -> Any:
+        """Every result as a pandas DataFrame, one row per (benchmark, step, key).
+
+        Columns: benchmark (None for suite results), step, component, key, result (its type),
+        then the result's numbers and conclusions where it has them: outcome, speedup,
+        estimate, ci_low, ci_high, confidence, pvalue, significant, statistic, reject.
+        Needs pandas (an optional dependency: ``pip install pandas``).
+        """
+        try:
+            import pandas as pd
+        except ImportError:
+            raise ImportError("Report.to_frame() needs pandas, an optional dependency: pip install pandas") from None
+        components = {s.id: s.component for s in self.steps}
+        rows = []
+        for bench, step, key, res in self.iter_results():
+            doc = res.to_dict()
+            row: dict[str, Any] = {"benchmark": bench, "step": step, "component": components.get(step), "key": key,
+                                   "result": type(res).__name__}
+            for field in FRAME_FIELDS:
+                value = doc.get(field)
+                row[field] = value if value is None or isinstance(value, bool | int | float | str) else str(value)
+            rows.append(row)
+        return pd.DataFrame(rows, columns=["benchmark", "step", "component", "key", "result", *FRAME_FIELDS])
 
     def render(self, format: str = "text") -> str:
         """The report as text, markdown, json, html (or a plugin's format)."""

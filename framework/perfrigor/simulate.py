@@ -164,6 +164,8 @@ MODELS: dict[str, NoiseModel] = {m.name: m for m in (
     NoiseModel("session-modes", "two modes 30% apart (1% noise each); the slow mode's share is drawn anew per "
                "session in [5%, 45%]", _session_modes(0.01, 0.3, 0.05, 0.45), (30, 100)),
     NoiseModel("three-modes", "three fixed modes (shares 60/30/10%), 1% noise each", _three_modes(0.01), (30, 100)),
+    NoiseModel("ar1", "AR(1) autocorrelation 0.5 over the run order, 1% noise", _ar1_drift(0.01, 0.5, 0.0),
+               (10, 30)),
     NoiseModel("ar1-drift", "AR(1) autocorrelation 0.5 and a 2% drift over the run order, 1% noise",
                _ar1_drift(0.01, 0.5, 0.02), (30, 100)),
     NoiseModel("warmup", "the first 5 runs up to 10% slower, then 1% normal noise", _warmup(0.01, 5, 0.10),

@@ -204,13 +204,20 @@ def test_run_joins_one_system_suites_by_benchmark(toy, tmp_path, capsys):
     code, out, _ = run(capsys, "compare", str(a), str(b), "-p", "toy", "--format", "json")
     doc = json.loads(out)
     assert code == 0 and doc["baseline"] == "a.json" and set(doc["benchmarks"]) == {"x", "y"}
-    c = tmp_path / "c.json"
+    c = tmp_path / "c.json"  # different benchmark sets: the common ones are compared, the others listed
     c.write_text('{"x": [1, 2], "z": [1, 2]}')
+    code, out, _ = run(capsys, "compare", str(a), str(c), "-p", "toy", "--format", "json")
+    doc = json.loads(out)
+    assert code == 0 and set(doc["benchmarks"]) == {"x"} and doc["only_in"] == {"a.json": ["y"], "c.json": ["z"]}
+    c.write_text('{"x": [1, 2]}')  # one benchmark of one system: a Sample that knows its benchmark
+    code, out, _ = run(capsys, "compare", str(a), str(c), "-p", "toy", "--format", "json")
+    assert code == 0 and json.loads(out)["only_in"] == {"a.json": ["y"]}
+    c.write_text('{"w": [1, 2], "z": [1, 2]}')
     code, _, err = run(capsys, "compare", str(a), str(c), "-p", "toy")
-    assert_usage_error(code, err, "do not have the same benchmarks", "['z']", "['y']")
-    c.write_text('{"x": [1, 2]}')  # one benchmark of one system: a Sample
+    assert_usage_error(code, err, "no benchmark in common", "only in a.json: 'x', 'y'", "only in c.json: 'w', 'z'")
+    c.write_text('[1, 2]')  # a Sample without a benchmark name cannot be paired with a suite
     code, _, err = run(capsys, "compare", str(a), str(c), "-p", "toy")
-    assert_usage_error(code, err, "do not hold the same benchmarks", "one benchmark")
+    assert_usage_error(code, err, "do not hold the same benchmarks", "one unnamed benchmark")
     code, _, err = run(capsys, "compare", str(FIX / "tidy.csv"), str(a), "-p", "toy")
     assert_usage_error(code, err, "holds several systems")
 

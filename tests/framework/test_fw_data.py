@@ -186,7 +186,8 @@ def test_suite_system_order():
     ({"a": {"x": [1, 2], "y": [1, 2]}, "b": {"x": [1, 2]}}, r"'b' has no measurements for system\(s\) \['y'\]"),
     ({"a": {"x": [1, float("nan")]}}, "benchmark 'a', system 'x': value nan at index 1"),
     ({"a": {"x": pr.Sample([1, 2]), "y": pr.Sample([1, 2], lower_is_better=False)}}, "disagree on the direction"),
-    ({"a": {"x": pr.Sample([1, 2]), "y": pr.Sample([1, 2], unit="ms")}}, "different units"),
+    ({"a": {"x": pr.Sample([1, 2]), "y": pr.Sample([1, 2], unit="B/op")}}, "measure different things"),
+    ({"a": {"x": pr.Sample([1, 2]), "y": pr.Sample([1, 2], unit="cycles")}}, "'cycles' is not one perfrigor knows"),
     ([1, 2], "a suite is a mapping"),
 ])
 def test_bad_suites(data, match):
@@ -218,12 +219,32 @@ def test_from_pairs():
     assert s.systems == ("baseline", "candidate") and s.benchmarks == ["a", "b"]
     s2 = pr.Suite.from_pairs(base, cand, names=("v1", "v2"), info={"a": {"weight": 3}})
     assert s2.systems == ("v1", "v2") and s2.weight("a") == 3
-    with pytest.raises(pr.DataError, match=r"only in baseline: \['b'\], only in candidate: \['c'\]"):
-        pr.Suite.from_pairs(base, {"a": [1, 2], "c": [1, 2]})
+    partial = pr.Suite.from_pairs(base, {"a": [1, 2], "c": [1, 2]}, info={"a": {"weight": 1}, "b": {"weight": 2}})
+    assert partial.benchmarks == ["a"] and partial.only_in == {"baseline": ["b"], "candidate": ["c"]}
+    assert list(partial.info) == ["a"]  # the weight of a benchmark not compared goes with it
+    with pytest.raises(pr.DataError, match=r"no benchmark in common \(only in baseline: 'a', 'b'; only in "
+                                           r"candidate: 'c'\)"):
+        pr.Suite.from_pairs(base, {"c": [1, 2]})
     with pytest.raises(pr.DataError, match="two mappings"):
         pr.Suite.from_pairs([1, 2], cand)
     with pytest.raises(pr.DataError, match="different names"):
         pr.Suite.from_pairs(base, cand, names=("x", "x"))
+
+
+def test_units_of_one_kind_are_converted_to_the_first_systems():
+    s = pr.Suite({"a": {"x": pr.Sample([1.5, 2.0], unit="s"), "y": pr.Sample([1500.0, 2500.0], unit="ms")}})
+    y = s["a"]["y"]
+    assert y.unit == "s" and y.values.tolist() == [1.5, 2.5] and y.metadata["converted_from"] == "ms"
+    rates = pr.Suite({"a": {"x": pr.Sample([2.0], unit="ops/ms", lower_is_better=False),
+                            "y": pr.Sample([3000.0], unit="ops/s", lower_is_better=False)}})
+    assert rates["a"]["y"].values.tolist() == [3.0] and rates["a"]["y"].unit == "ops/ms"
+
+
+def test_only_in_is_validated():
+    s = pr.Suite(suite_data(), only_in={"old": ["gone"], "new": []})
+    assert s.only_in == {"old": ["gone"]}
+    with pytest.raises(pr.DataError, match="listed in only_in but have data"):
+        pr.Suite(suite_data(), only_in={"old": [next(iter(suite_data()))]})
 
 
 def test_single():
@@ -245,8 +266,13 @@ def test_from_pairs_round_trips_any_benchmarks(base, data):
     again = pickle.loads(pickle.dumps(s))
     assert again.benchmarks == s.benchmarks
     dropped = data.draw(st.sampled_from(sorted(base)))
-    with pytest.raises(pr.DataError, match=f"only in v1: \\['{dropped}'\\]"):
-        pr.Suite.from_pairs(base, {b: v for b, v in cand.items() if b != dropped}, names=("v1", "v2"))
+    rest = {b: v for b, v in cand.items() if b != dropped}
+    if rest:
+        partial = pr.Suite.from_pairs(base, rest, names=("v1", "v2"))
+        assert partial.benchmarks == [b for b in base if b != dropped] and partial.only_in == {"v1": [dropped]}
+    else:
+        with pytest.raises(pr.DataError, match="no benchmark in common"):
+            pr.Suite.from_pairs(base, rest, names=("v1", "v2"))
 
 
 json_values = st.recursive(

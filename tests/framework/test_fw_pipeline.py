@@ -370,8 +370,11 @@ def test_two_one_system_suites_are_paired_by_benchmark(toy_registry):
     report = pr.Pipeline(["toy-ratio"]).run(a, b)
     assert report.benchmarks == ["x", "y"] and report.result("toy-ratio", "x").estimate == pytest.approx(2.0)
     assert report.source == "a.csv, b.csv"
-    with pytest.raises(pr.DataError, match=r"only in baseline: \['z'\]"):
-        pr.Pipeline(["toy-ratio"]).run(pr.Suite({"z": {"v1": [1.0]}, **a.data}), b)
+    partial = pr.Pipeline(["toy-ratio"]).run(pr.Suite({"z": {"v1": [1.0, 1.2]}, **a.data}), b)
+    assert partial.benchmarks == ["x", "y"] and partial.only_in == {"baseline": ["z"]}
+    assert partial.to_dict()["only_in"] == {"baseline": ["z"]}
+    with pytest.raises(pr.DataError, match=r"no benchmark in common \(only in baseline: 'z'; only in candidate"):
+        pr.Pipeline(["toy-ratio"]).run(pr.Suite({"z": {"v1": [1.0, 1.2]}}), b)
     with pytest.raises(pr.DataError, match="holds systems"):
         pr.Pipeline(["toy-ratio"]).run(make_suite(), b)
 

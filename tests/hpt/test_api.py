@@ -161,9 +161,13 @@ def test_mixed_directions_and_non_mappings_are_data_errors():
     cand = {b: pr.Sample(v, lower_is_better=(b != "bench05")) for b, v in cand.items()}
     with pytest.raises(pr.DataError, match=r"mixed metric directions: bench05 \(candidate\)"):
         HPT().compare(base, cand)
-    units = {b: pr.Sample(v, unit="ms") for b, v in suite_data()[1].items()}
-    with pytest.raises(pr.DataError, match=r"in 's' for the baseline but in 'ms' for the candidate"):
-        HPT().compare(base, units)
+    in_ms = {b: pr.Sample(np.asarray(v) * 1000, unit="ms") for b, v in suite_data()[1].items()}
+    in_s = HPT().compare(base, suite_data()[1])
+    converted = HPT().compare(base, in_ms)  # the same times in ms: converted, the same answer
+    assert converted.pvalue == pytest.approx(in_s.pvalue) and converted.estimate == in_s.estimate
+    sizes = {b: pr.Sample(v, unit="B/op") for b, v in suite_data()[1].items()}
+    with pytest.raises(pr.DataError, match=r"hpt: benchmark 'bench00'.*measure different things"):
+        HPT().compare(base, sizes)
     with pytest.raises(pr.DataError, match="two mappings"):
         HPT().compare([1.0, 2.0, 3.0], [1.0, 2.0, 3.0])
     with pytest.raises(pr.DataError, match="no benchmarks"):

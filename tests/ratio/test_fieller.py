@@ -158,8 +158,10 @@ def test_bad_input():
         Fieller().compare([1.0, -2.0, 3.0], [1.0, 2.0, 3.0])
     with pytest.raises(pr.DataError, match="not a finite number"):
         Fieller().compare([1.0, np.nan, 3.0], [1.0, 2.0, 3.0])
-    with pytest.raises(pr.DataError, match="one unit"):
-        Fieller().compare(pr.Sample([1.0, 2.0], unit="s"), pr.Sample([1.0, 2.0], unit="ms"))
+    same = Fieller().compare(pr.Sample([1.0, 2.0, 3.0], unit="s"), pr.Sample([1000.0, 2000.0, 3000.0], unit="ms"))
+    assert same.estimate == pytest.approx(1.0)  # the same times in two units: converted, not refused
+    with pytest.raises(pr.DataError, match="measure different things"):
+        Fieller().compare(pr.Sample([1.0, 2.0], unit="s"), pr.Sample([1.0, 2.0], unit="B/op"))
     with pytest.raises(pr.DataError, match="direction"):
         Fieller().compare(pr.Sample([1.0, 2.0]), pr.Sample([1.0, 2.0], lower_is_better=False))
     with pytest.raises(ValueError, match="threshold"):

@@ -79,3 +79,14 @@ def test_autocorrelation_time_of_an_ar1_series():
     tau = autocorrelation_time(sps.rankdata(z, axis=-1))
     # (1 + phi) / (1 - phi) = 3 for the values; ranks are a little less correlated
     assert 2.2 < np.median(tau) < 3.8
+
+
+def test_a_warm_up_at_the_start_of_a_flat_series_is_left_out_of_the_checks():
+    rng = np.random.default_rng(8)
+    x = rng.normal(10, 0.05, 40)
+    x[:5] *= 1.8  # a busy machine at the start
+    res = pr.get("independence").estimate(x)
+    assert res.warmup == 5 and res.warmup_change == pytest.approx(0.8, abs=0.05)
+    assert res.runs.n == 35 and not res.dependent
+    short = x[:15]  # too few runs to tell a warm-up from noise
+    assert pr.get("independence").estimate(short).warmup == 0

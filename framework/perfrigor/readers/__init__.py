@@ -2,10 +2,14 @@
 
 ``read(path)`` picks the format from ``format=`` or by asking each registered
 reader, in order of ``priority`` (lowest first), whether it recognises the
-file from its name and first 4 kB (``sniff``). Every reader follows one rule:
-a file holding one benchmark of one system gives a :class:`~perfrigor.Sample`,
-anything more a :class:`~perfrigor.Suite`. Every error is a ``DataError``
-naming the file and, where it can, the line.
+file from its name and first 4 kB (``sniff``; gzip-compressed files are
+gunzipped first). A directory is offered to the readers that read directories
+(criterion's ``target/criterion``), and a pandas DataFrame is read as a tidy
+table. Every reader follows one rule: a file holding one benchmark of one
+system gives a :class:`~perfrigor.Sample`, anything more a
+:class:`~perfrigor.Suite`. Every error is a ``DataError`` naming the file and,
+where it can, the line; every value a reader returns carries its line in
+``Sample.positions``.
 """
 
 from __future__ import annotations
@@ -16,10 +20,16 @@ from typing import Any
 
 from ..data import Sample, Suite
 from ..errors import DataError
+from ._common import head_text
+from .criterion import CriterionReader
+from .frame import is_frame, read_frame
 from .gbench import GoogleBenchmarkReader
+from .gotest import GoBenchReader
 from .hyperfine import HyperfineReader
+from .jmh import JmhReader
 from .json_values import JsonValuesReader
 from .pyperf import PyperfReader
+from .pytest_benchmark import PytestBenchmarkReader
 from .tidy import TidyCsvReader, TidyJsonReader
 from .values import ValuesReader
 
@@ -27,29 +37,42 @@ BUILTIN_READERS = [
     PyperfReader(),
     HyperfineReader(),
     GoogleBenchmarkReader(),
+    JmhReader(),
+    PytestBenchmarkReader(),
+    CriterionReader(),
+    GoBenchReader(),
     TidyJsonReader(),
     JsonValuesReader(),
     TidyCsvReader(),
     ValuesReader(),
 ]
 
+__all__ = ["BUILTIN_READERS", "is_frame", "read", "sniff"]
 
-def read(path: str | os.PathLike, format: str | None = None, **options: Any) -> Sample | Suite:
-    """Read a file into a Sample (one system) or a Suite (benchmarks x systems).
+
+def read(path: str | os.PathLike | Any, format: str | None = None, **options: Any) -> Sample | Suite:
+    """Read a file, a directory or a pandas DataFrame into a Sample (one system) or a Suite.
 
     ``format`` names a reader (``perfrigor list`` shows them); ``options`` go to
-    the reader (e.g. column names of a tidy table).
+    the reader (e.g. column names of a tidy table, ``metric=`` of a file with several).
     """
     from ..registry import get_registry
 
+    if is_frame(path):
+        if format not in (None, "tidy", "tidy-csv", "tidy-json", "dataframe"):
+            raise DataError(f"a DataFrame is read as a tidy table, not with format {format!r}")
+        return read_frame(path, **options)
+    if not isinstance(path, str | os.PathLike):
+        raise DataError(f"cannot read a {type(path).__name__}: give a file or directory path or a DataFrame")
     p = Path(path)
     if not p.exists():
         raise DataError(f"{p}: no such file")
-    if p.is_dir():
-        raise DataError(f"{p}: is a directory, not a data file")
     registry = get_registry()
     if format is not None:
-        return registry.reader(format).read(p, **options)
+        reader = registry.reader(format)
+        if p.is_dir() and not callable(getattr(reader, "sniff_directory", None)):
+            raise DataError(f"{p}: is a directory; the {format!r} format reads files")
+        return reader.read(p, **options)
     return sniff(p).read(p, **options)
 
 
@@ -57,14 +80,19 @@ def sniff(path: Path) -> Any:
     """The registered reader that recognises ``path`` (DataError when none does)."""
     from ..registry import get_registry
 
-    try:
-        with path.open("r", encoding="utf-8", errors="replace") as fh:
-            head = fh.read(4096)
-    except OSError as exc:
-        raise DataError(f"{path}: cannot read: {exc.strerror or exc}") from None
     registry = get_registry()
-    readers = [rec.obj for rec in registry.readers.values()]
-    for reader in sorted(readers, key=lambda r: getattr(r, "priority", 50)):
+    readers = sorted((rec.obj for rec in registry.readers.values()), key=lambda r: getattr(r, "priority", 50))
+    if path.is_dir():
+        for reader in readers:
+            check = getattr(reader, "sniff_directory", None)
+            if callable(check) and check(path):
+                return reader
+        takes = [r.name for r in readers if callable(getattr(r, "sniff_directory", None))]
+        raise DataError(f"{path}: is a directory, and no reader recognises it"
+                        + (f" (readers of directories: {', '.join(takes)})" if takes else "")
+                        + "; give a data file")
+    head = head_text(path)
+    for reader in readers:
         if reader.sniff(path, head):
             return reader
     if not head.strip():

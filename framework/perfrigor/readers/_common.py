@@ -1,16 +1,21 @@
-"""Helpers shared by the readers: numbers with a place, and Sample-or-Suite results."""
+"""Helpers shared by the readers: text of a file, numbers with a place, Sample-or-Suite results."""
 
 from __future__ import annotations
 
+import gzip
 import math
-from collections.abc import Mapping
+import zlib
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from ..data import BenchmarkInfo, Sample, Suite
 from ..errors import DataError
 
-#: unit names some tools write, and the short form perfrigor reports
+#: unit names tidy tables use in column names, and the short form perfrigor reports
+#: (the full registry of units and their spellings is perfrigor.units)
 UNIT_ALIASES = {
     "second": "s", "seconds": "s", "sec": "s", "secs": "s", "s": "s",
     "millisecond": "ms", "milliseconds": "ms", "ms": "ms", "msec": "ms",
@@ -18,6 +23,50 @@ UNIT_ALIASES = {
     "nanosecond": "ns", "nanoseconds": "ns", "ns": "ns", "nsec": "ns",
     "byte": "B", "bytes": "B", "integer": "", "cycles": "cycles",
 }
+
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def read_bytes(path: Path) -> bytes:
+    """The file's bytes, gunzipped when it is gzip-compressed (pyperf writes ``.json.gz``)."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise DataError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if raw[:2] == GZIP_MAGIC:
+        try:
+            return gzip.decompress(raw)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise DataError(f"{path}: damaged gzip file ({exc})") from None
+    return raw
+
+
+def decode(raw: bytes, path: Path) -> str:
+    """UTF-8 text without a byte-order mark; DataError naming the byte that is not UTF-8."""
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        raise DataError(f"{path}, line {line}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+
+
+def read_text(path: Path) -> str:
+    """The file as text: gunzipped if compressed, decoded as UTF-8, byte-order mark dropped."""
+    return decode(read_bytes(path), path)
+
+
+def head_text(path: Path, size: int = 4096) -> str:
+    """The first ``size`` characters (after gunzipping), for sniffing; undecodable bytes replaced."""
+    try:
+        with path.open("rb") as fh:
+            raw = fh.read(size)
+            if raw[:2] == GZIP_MAGIC:
+                fh.seek(0)
+                with gzip.open(fh) as gz:
+                    raw = gz.read(size)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise DataError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    return raw.decode("utf-8", errors="replace").lstrip("\ufeff")
 
 
 def number(raw: Any, where: str, what: str = "value") -> float:
@@ -27,7 +76,10 @@ def number(raw: Any, where: str, what: str = "value") -> float:
     if isinstance(raw, bool):
         raise DataError(f"{where}: {what} {raw!r} is not a number")
     if isinstance(raw, int | float):
-        v = float(raw)
+        try:
+            v = float(raw)
+        except OverflowError:
+            raise DataError(f"{where}: {what} {str(raw)[:40]} is too large for a floating-point number") from None
     elif isinstance(raw, str):
         try:
             v = float(raw.strip())
@@ -37,37 +89,89 @@ def number(raw: Any, where: str, what: str = "value") -> float:
     else:
         raise DataError(f"{where}: {what} is a {type(raw).__name__}, not a number")
     if not math.isfinite(v):
-        raise DataError(f"{where}: {what} {raw!r} is not a finite number")
+        shown = repr(raw.strip()[:40]) if isinstance(raw, str) else str(raw)[:40]
+        raise DataError(f"{where}: {what} {shown} is not a finite number")
     return v
 
 
 def numbers(values: list, path: Path, what: str) -> list[float]:
     """A list of finite floats; the first bad element is named with its line (when known)."""
     if all(type(v) in (int, float) for v in values):
-        floats = [float(v) for v in values]
-        if all(math.isfinite(v) for v in floats):
+        try:
+            floats = [float(v) for v in values]
+        except OverflowError:
+            floats = []
+        if len(floats) == len(values) and all(math.isfinite(v) for v in floats):
             return floats
     lines = getattr(values, "lines", None) or [getattr(values, "line", None)] * len(values)
     return [number(v, at(path, ln), what) for v, ln in zip(values, lines, strict=True)]
 
 
+def lines_of(values: Sequence, default: int | None = None) -> list[int]:
+    """The line of each element of a parsed JSON array (``default`` or the array's line when unknown)."""
+    lines = getattr(values, "lines", None)
+    if lines is not None and len(lines) == len(values):
+        return list(lines)
+    return [default or getattr(values, "line", 0) or 0] * len(values)
+
+
 def at(path: Path, line: int | None) -> str:
-    """``"FILE, line N"`` (or just the file when the line is unknown)."""
-    return f"{path}, line {line}" if line else str(path)
+    """``"FILE, line N"`` (or just the file when the line is unknown; ``row N`` of a DataFrame)."""
+    if not line:
+        return str(path)
+    return f"{path}, row {line}" if str(path) == "<DataFrame>" else f"{path}, line {line}"
+
+
+def positions(lines: Any) -> np.ndarray | None:
+    """Line numbers as an int array for ``Sample(positions=...)``; None when any is unknown (0)."""
+    arr = np.asarray(lines, dtype=np.int64)
+    return None if arr.size == 0 or (arr <= 0).any() else arr
 
 
 def sample_or_suite(data: Mapping[str, Mapping[str, Sample]], path: Path,
-                    info: Mapping[str, BenchmarkInfo] | None = None) -> Sample | Suite:
+                    info: Mapping[str, BenchmarkInfo] | None = None, named: bool = True) -> Sample | Suite:
     """One benchmark of one system gives its Sample; anything more gives a Suite.
 
     The same rule in every reader: ``perfrigor compare old new`` reads two
     Samples (or two one-system Suites, which the caller pairs by benchmark).
+    When the benchmark has a name of its own (``named``: not made up from the
+    file name), the Sample keeps it in ``metadata["benchmark"]`` so reports show it.
     """
     if not data:
         raise DataError(f"{path}: no measurements")
     if len(data) == 1:
-        (systems,) = data.values()
+        ((bench, systems),) = data.items()
         if len(systems) == 1:
             (sample,) = systems.values()
+            if named and "benchmark" not in sample.metadata:
+                import attrs
+
+                sample = attrs.evolve(sample, metadata={**sample.metadata, "benchmark": bench})
             return sample
-    return Suite(data, info=dict(info or {}), source=str(path))
+    data, only_in = split_one_sided(data, path)
+    return Suite(data, info={b: i for b, i in (info or {}).items() if b in data}, source=str(path), only_in=only_in)
+
+
+def split_one_sided(data: Mapping[str, Mapping[str, Sample]], path: Path
+                    ) -> tuple[dict[str, Mapping[str, Sample]], dict[str, list[str]]]:
+    """The benchmarks every system measured, and ``{system: [benchmarks only it measured]}``.
+
+    A file may hold benchmarks measured by one system only (a benchmark added in the new
+    version): they are listed, not compared. A benchmark measured by some of three or more
+    systems stays in the data, where Suite says what is missing. DataError when no
+    benchmark is measured by every system.
+    """
+    systems: dict[str, None] = {}
+    for per in data.values():
+        systems.update(dict.fromkeys(per))
+    if len(systems) < 2:
+        return dict(data), {}
+    complete = {b: per for b, per in data.items() if len(per) > 1}
+    only_in: dict[str, list[str]] = {}
+    for bench, per in data.items():
+        if len(per) == 1:
+            only_in.setdefault(next(iter(per)), []).append(bench)
+    if not complete:
+        shown = "; ".join(f"{s}: {', '.join(map(repr, b[:5]))}" for s, b in only_in.items())
+        raise DataError(f"{path}: no benchmark is measured by more than one system ({shown})")
+    return complete, only_in

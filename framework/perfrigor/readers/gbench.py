@@ -2,11 +2,14 @@
 
 ``{"context": {...}, "benchmarks": [{"name", "run_name", "run_type",
 "repetition_index", "real_time", "cpu_time", "time_unit", ...}]}``. Every
-``run_type == "iteration"`` entry is one measurement (its per-iteration time);
-repetitions of a benchmark form its sample. Aggregates (mean, median, stddev,
-cv, BigO...) are excluded and counted in ``Sample.metadata``. ``metric=``
-chooses ``real_time`` (default) or ``cpu_time``. A benchmark that reported an
-error is an error, naming its line.
+``run_type == "iteration"`` entry (or entry without a run type, as older
+versions write) is one measurement, its per-iteration time; the repetitions of
+a benchmark (grouped by ``run_name``, else ``name``) form its sample, in the
+unit of its first repetition (repetitions in other time units are converted
+exactly). Aggregates (mean, median, stddev, cv, BigO, RMS...) are excluded and
+counted in ``Sample.metadata``; benchmarks with aggregates only are listed
+there too. ``metric=`` chooses ``real_time`` (default) or ``cpu_time``. A
+benchmark that reported an error is an error, naming its line.
 """
 
 from __future__ import annotations
@@ -14,11 +17,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..data import Sample, Suite
 from ..errors import DataError
+from ..units import canonical, convert, factor
 from . import _jsonlines
-from ._common import UNIT_ALIASES, at, number, sample_or_suite
-from ._jsonlines import line_of
+from ._common import at, number, positions, sample_or_suite
+from ._jsonlines import line_of, value_line
+
+METRICS = ("real_time", "cpu_time")
 
 
 class GoogleBenchmarkReader:
@@ -34,7 +42,7 @@ class GoogleBenchmarkReader:
     def read(self, path: Path, metric: str = "real_time", **options: Any) -> Sample | Suite:
         if options:
             raise DataError(f"{path}: the Google Benchmark format takes only metric=, not {sorted(options)}")
-        if metric not in ("real_time", "cpu_time"):
+        if metric not in METRICS:
             raise DataError(f"{path}: metric must be 'real_time' or 'cpu_time', got {metric!r}")
         return _jsonlines.read_with_lines(path, lambda doc: self._convert(doc, path, metric))
 
@@ -43,10 +51,12 @@ class GoogleBenchmarkReader:
         if not isinstance(entries, list):
             raise DataError(f"{at(path, line_of(doc))}: not a Google Benchmark file (no \"benchmarks\" array)")
         values: dict[str, list[float]] = {}
+        lines: dict[str, list[int]] = {}
         units: dict[str, str] = {}
+        converted: dict[str, set[str]] = {}
         aggregates: dict[str, int] = {}
         for i, e in enumerate(entries, 1):
-            line = line_of(e, line_of(entries))
+            line = _jsonlines.value_line(entries, i - 1)
             if not isinstance(e, dict) or "name" not in e:
                 raise DataError(f"{at(path, line)}: benchmark entry {i} has no \"name\"")
             name = str(e.get("run_name") or e["name"])
@@ -56,20 +66,36 @@ class GoogleBenchmarkReader:
             if e.get("run_type", "iteration") == "aggregate":
                 aggregates[name] = aggregates.get(name, 0) + 1
                 continue
-            v = number(e.get(metric), at(path, line), f"benchmark {name!r} {metric}")
-            unit = UNIT_ALIASES.get(str(e.get("time_unit", "ns")), str(e.get("time_unit", "ns")))
-            if units.setdefault(name, unit) != unit:
-                raise DataError(f"{at(path, line)}: benchmark {name!r}: time unit {unit!r} where earlier "
-                                f"repetitions used {units[name]!r}")
+            where = at(path, value_line(e, metric, line))
+            v = number(e.get(metric), where, f"benchmark {name!r} {metric}")
+            raw_unit = e.get("time_unit", "ns")
+            if not isinstance(raw_unit, str) or not raw_unit.strip():
+                raise DataError(f"{at(path, value_line(e, 'time_unit', line))}: benchmark {name!r}: "
+                                f"time_unit {raw_unit!r} is not a unit")
+            unit = canonical(raw_unit)
+            first = units.setdefault(name, unit)
+            if unit != first:  # Google Benchmark picks a unit per benchmark: express repetitions in the first's
+                try:
+                    factor(unit, first)
+                except DataError as exc:
+                    raise DataError(f"{where}: benchmark {name!r}: {exc}") from None
+                v = float(convert(np.array([v]), unit, first)[0])
+                converted.setdefault(name, set()).add(unit)
             values.setdefault(name, []).append(v)
+            lines.setdefault(name, []).append(value_line(e, metric, line))
         if not values:
             raise DataError(f"{path}: no benchmark measurements (only aggregates? run with "
                             "--benchmark_report_aggregates_only=false)")
-        data = {
-            name: {path.name: Sample(vals, unit=units[name], lower_is_better=True, name=path.name,
-                                     source=str(path),
-                                     metadata={"format": "google-benchmark", "metric": metric,
-                                               "aggregates_excluded": aggregates.get(name, 0)})}
-            for name, vals in values.items()
-        }
+        aggregate_only = sorted(set(aggregates) - set(values))
+        data = {}
+        for name, vals in values.items():
+            metadata: dict[str, Any] = {"format": "google-benchmark", "metric": metric,
+                                        "aggregates_excluded": aggregates.get(name, 0)}
+            if name in converted:
+                metadata["converted_from"] = sorted(converted[name])
+            if aggregate_only:
+                metadata["aggregate_only_benchmarks_excluded"] = aggregate_only
+            data[name] = {path.name: Sample(vals, unit=units[name], lower_is_better=True, name=path.name,
+                                            source=str(path), metadata=metadata,
+                                            positions=positions(lines[name]))}
         return sample_or_suite(data, path)

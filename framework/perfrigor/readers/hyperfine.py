@@ -14,8 +14,8 @@ from typing import Any
 from ..data import Sample, Suite
 from ..errors import DataError
 from . import _jsonlines
-from ._common import at, numbers, sample_or_suite
-from ._jsonlines import line_of
+from ._common import at, lines_of, numbers, positions, sample_or_suite
+from ._jsonlines import line_of, value_line
 
 
 class HyperfineReader:
@@ -57,5 +57,6 @@ class HyperfineReader:
             if res.get("parameters"):
                 metadata["parameters"] = dict(res["parameters"])
             systems[command] = Sample(values, unit="s", lower_is_better=True, name=command,
-                                      source=str(path), metadata=metadata)
-        return sample_or_suite({benchmark or path.stem: systems}, path)
+                                      source=str(path), metadata=metadata,
+                                      positions=positions(lines_of(times, value_line(res, "times"))))
+        return sample_or_suite({benchmark or path.stem: systems}, path, named=benchmark is not None)

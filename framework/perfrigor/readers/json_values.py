@@ -15,34 +15,32 @@ from typing import Any
 from ..data import Sample, Suite
 from ..errors import DataError
 from . import _jsonlines
-from ._common import at, number, numbers, sample_or_suite
-from ._jsonlines import line_of
+from ._common import at, lines_of, number, numbers, positions, sample_or_suite
+from ._jsonlines import line_of, value_line
 
 
-def _values(node: Any, path: Path, what: str) -> list | float:
-    """Validated nested lists of floats (errors name the line of the bad element)."""
+def _values(node: Any, path: Path, what: str, line: int | None = None) -> tuple[Any, Any]:
+    """Validated nested lists of floats and of their lines (errors name the line of the bad element)."""
     if not isinstance(node, list):
-        return number(node, at(path, line_of(node, 0) or None), what)
+        return number(node, at(path, line), what), line or 0
     if not node:
         raise DataError(f"{at(path, line_of(node))}: {what}: empty array")
+    lines = lines_of(node)
     if not any(isinstance(child, list) for child in node):
-        return numbers(node, path, what)
-    lines = getattr(node, "lines", [line_of(node)] * len(node))
-    out = []
+        return numbers(node, path, what), lines
+    out, where = [], []
     shape = None
-    for i, (child, line) in enumerate(zip(node, lines, strict=True)):
-        if isinstance(child, list):
-            v = _values(child, path, f"{what}[{i}]")
-        else:
-            v = number(child, at(path, line), f"{what}[{i}]")
+    for i, (child, ln) in enumerate(zip(node, lines, strict=True)):
+        v, w = _values(child, path, f"{what}[{i}]", ln)
         s = _shape(v)
         if shape is None:
             shape = s
         elif s != shape:
-            raise DataError(f"{at(path, line)}: {what}: unbalanced: element {i} has shape {s} where element 0 "
+            raise DataError(f"{at(path, ln)}: {what}: unbalanced: element {i} has shape {s} where element 0 "
                             f"has {shape} (hierarchical samples must be balanced; nothing is trimmed)")
         out.append(v)
-    return out
+        where.append(w)
+    return out, where
 
 
 def _shape(v: Any) -> tuple[int, ...]:
@@ -68,9 +66,12 @@ class JsonValuesReader:
 
     @staticmethod
     def _convert(data: Any, path: Path, unit: str, lower_is_better: bool) -> Sample | Suite:
-        def sample(node: Any, what: str, name: str) -> Sample:
-            return Sample(_values(node, path, what), unit=unit, lower_is_better=lower_is_better,
-                          name=name, source=str(path))
+        def sample(node: Any, what: str, name: str, line: int | None = None) -> Sample:
+            values, lines = _values(node, path, what, line)
+            if not isinstance(values, list):
+                raise DataError(f"{at(path, line)}: {what}: expected an array of measurements, got one number")
+            return Sample(values, unit=unit, lower_is_better=lower_is_better,
+                          name=name, source=str(path), positions=positions(lines))
 
         if isinstance(data, list):
             if data and all(isinstance(d, dict) for d in data):
@@ -85,9 +86,10 @@ class JsonValuesReader:
             if isinstance(node, dict):
                 if not node:
                     raise DataError(f"{at(path, line_of(node))}: benchmark {bench!r} has no systems")
-                out[bench] = {system: sample(v, f"{bench}/{system}", system) for system, v in node.items()}
+                out[bench] = {system: sample(v, f"{bench}/{system}", system, value_line(node, system))
+                              for system, v in node.items()}
             elif isinstance(node, list):
-                out[bench] = {path.name: sample(node, bench, path.name)}
+                out[bench] = {path.name: sample(node, bench, path.name, value_line(data, bench))}
             else:
                 raise DataError(f"{at(path, line_of(data))}: benchmark {bench!r}: expected an array or "
                                 f"{{system: array}}, got {type(node).__name__}")

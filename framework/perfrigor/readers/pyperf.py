@@ -15,22 +15,25 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..data import Sample, Suite
 from ..errors import DataError
 from . import _jsonlines
-from ._common import UNIT_ALIASES, at, numbers, sample_or_suite
-from ._jsonlines import line_of
+from ._common import UNIT_ALIASES, at, lines_of, numbers, positions, sample_or_suite
+from ._jsonlines import line_of, value_line
 
 
 class PyperfReader:
     """pyperf JSON: benchmarks -> runs -> values (warmups excluded and counted)."""
 
     name = "pyperf"
-    suffixes = (".json",)
+    suffixes = (".json", ".json.gz")
     priority = 10
 
     def sniff(self, path: Path, head: str) -> bool:
-        return '"benchmarks"' in head and '"runs"' in head and '"context"' not in head
+        return ('"benchmarks"' in head and '"runs"' in head and '"context"' not in head
+                and '"machine_info"' not in head)
 
     def read(self, path: Path, **options: Any) -> Sample | Suite:
         if options:
@@ -61,6 +64,7 @@ class PyperfReader:
         if not isinstance(runs, list) or not runs:
             raise DataError(f"{at(path, line_of(bench))}: benchmark {name!r} has no runs")
         per_run: list[list[float]] = []
+        per_run_lines: list[list[int]] = []
         warmups = calibration = 0
         for r, run in enumerate(runs, 1):
             if not isinstance(run, dict):
@@ -74,6 +78,7 @@ class PyperfReader:
             if not isinstance(values, list):
                 raise DataError(f"{at(path, line_of(run))}: benchmark {name!r}, run {r}: \"values\" is not an array")
             per_run.append(numbers(values, path, f"benchmark {name!r}, run {r} value"))
+            per_run_lines.append(lines_of(values, value_line(run, "values")))
         if not per_run:
             raise DataError(f"{at(path, line_of(bench))}: benchmark {name!r} has runs but no values "
                             "(only warmups / calibration)")
@@ -81,13 +86,15 @@ class PyperfReader:
         metadata: dict[str, Any] = {"format": "pyperf", "runs": len(per_run), "warmups_excluded": warmups,
                                     "calibration_runs_excluded": calibration}
         if len(counts) == 1 and len(per_run) > 1 and counts != {1}:
-            values, levels = per_run, ("run", "value")
+            # balanced: an array, so Sample need not walk nested lists to check the shape
+            values, lines, levels = np.array(per_run, dtype=float), per_run_lines, ("run", "value")
         else:
             values = [v for run in per_run for v in run]
+            lines = [ln for run in per_run_lines for ln in run]
             levels = ("value",)
             if len(counts) > 1:
                 metadata["flattened"] = f"runs have unequal numbers of values {sorted(counts)}"
         unit_name = str(meta.get("unit", "second"))
         unit = UNIT_ALIASES.get(unit_name, unit_name)
         return Sample(values, levels=levels, unit=unit, lower_is_better=True, name=path.name,
-                      source=str(path), metadata=metadata)
+                      source=str(path), metadata=metadata, positions=positions(lines))

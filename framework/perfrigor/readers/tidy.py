@@ -23,7 +23,7 @@ import numpy as np
 from ..data import Sample, Suite
 from ..errors import DataError
 from . import _jsonlines
-from ._common import UNIT_ALIASES, at, number, sample_or_suite
+from ._common import UNIT_ALIASES, at, number, positions, read_text, sample_or_suite
 
 VALUE_NAMES = ("value", "time", "times", "seconds", "secs", "sec", "runtime", "duration", "elapsed",
                "wall", "wall_time", "walltime", "real", "real_time", "ms", "us", "ns", "cycles",
@@ -120,8 +120,8 @@ class _Unit:
         self.line = line
 
 
-def _nest(root: _Unit, depth: int, level_names: Sequence[str], label: str, where: Path) -> list:
-    """Nested lists of values from the level tree, checking every unit has the same count."""
+def _nest(root: _Unit, depth: int, level_names: Sequence[str], label: str, where: Path) -> tuple[list, list]:
+    """Nested lists of values (and of their lines) from the level tree, checking every unit has the same count."""
     # walk level by level so the first unit with a different count is named
     frontier: list[tuple[str, _Unit]] = [("", root)]
     for d in range(depth):
@@ -143,18 +143,21 @@ def _nest(root: _Unit, depth: int, level_names: Sequence[str], label: str, where
                             f"measurement(s) where {frontier[0][0] or 'the sample'} has {ref} (hierarchical "
                             "samples must be balanced; nothing is trimmed)")
 
-    def build(unit: _Unit, d: int) -> Any:
+    def build(unit: _Unit, d: int, part: int) -> Any:
         if d == depth:
-            vals = [v for _, v in unit.rows]
+            vals = [row[part] for row in unit.rows]
             return vals if ref > 1 or depth == 0 else vals[0]
-        return [build(child, d + 1) for child in unit.children.values()]
+        return [build(child, d + 1, part) for child in unit.children.values()]
 
-    return build(root, 0)
+    return build(root, 0, 1), build(root, 0, 0)
 
 
 def build_table(rows: Iterable[tuple[int, Mapping[str, Any]]], columns: Sequence[str], path: Path,
-                **options: Any) -> Sample | Suite:
-    """Group ``(line, row)`` records into ``{benchmark: {system: Sample}}``."""
+                positioned: bool = True, **options: Any) -> Sample | Suite:
+    """Group ``(line, row)`` records into ``{benchmark: {system: Sample}}``.
+
+    ``positioned``: record each value's line in ``Sample.positions`` (not for DataFrames, which have rows).
+    """
     _check_options(options, str(path))
     m = ColumnMap(columns, str(path), **options)
     default_bench = path.stem
@@ -178,7 +181,8 @@ def build_table(rows: Iterable[tuple[int, Mapping[str, Any]]], columns: Sequence
             if child is None:
                 child = node.children[key] = _Unit(line)
             node = child
-        node.rows.append((line, value))
+        key_lines = getattr(row, "key_lines", None)  # a JSON record knows the line of each of its values
+        node.rows.append((key_lines.get(m.value, line) if key_lines else line, value))
         if m.unit_column is not None:
             units.setdefault((bench, system), set()).add(_label(row.get(m.unit_column), path, line, m.unit_column))
     if not groups:
@@ -188,13 +192,14 @@ def build_table(rows: Iterable[tuple[int, Mapping[str, Any]]], columns: Sequence
         data[bench] = {}
         for system, root in systems.items():
             label = f"benchmark {bench!r}, system {system!r}"
-            nested = _nest(root, depth, m.levels, label, path)
+            nested, lines = _nest(root, depth, m.levels, label, path)
             level_names = list(m.levels)
             arr = np.asarray(nested, dtype=float)
+            where = np.asarray(lines, dtype=np.int64).reshape(arr.shape)
             if arr.ndim > depth > 0:  # several rows per deepest unit: an implicit innermost level
                 level_names.append("iteration" if "iteration" not in level_names else "repetition")
             if arr.ndim == 0:
-                arr = arr.reshape(1)
+                arr, where = arr.reshape(1), where.reshape(1)
                 level_names = level_names or ["run"]
             unit = m.unit
             if (bench, system) in units:
@@ -205,8 +210,8 @@ def build_table(rows: Iterable[tuple[int, Mapping[str, Any]]], columns: Sequence
             data[bench][system] = Sample(arr, levels=level_names or None, unit=unit,
                                          lower_is_better=m.lower_is_better,
                                          name=system if m.system is not None else path.name,
-                                         source=str(path))
-    return sample_or_suite(data, path)
+                                         source=str(path), positions=positions(where) if positioned else None)
+    return sample_or_suite(data, path, named=m.benchmark is not None)
 
 
 def _fast_float(raw: Any) -> float | None:
@@ -215,7 +220,7 @@ def _fast_float(raw: Any) -> float | None:
     if kind is str or kind is float or kind is int:
         try:
             v = float(raw)
-        except ValueError:
+        except (ValueError, OverflowError):
             return None
         return v if math.isfinite(v) else None
     return None
@@ -263,12 +268,7 @@ class TidyCsvReader:
         return has_header and (suffix in self.suffixes or (suffix in ("", ".txt", ".dat") and len(cells) > 1))
 
     def read(self, path: Path, delimiter: str | None = None, **options: Any) -> Sample | Suite:
-        try:
-            text = path.read_text(encoding="utf-8-sig")
-        except OSError as exc:
-            raise DataError(f"{path}: cannot read: {exc.strerror or exc}") from None
-        except UnicodeDecodeError as exc:
-            raise DataError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        text = read_text(path)
         lines = text.splitlines()
         header_index = next((i for i, ln in enumerate(lines) if ln.strip() and not ln.lstrip().startswith("#")), None)
         if header_index is None:

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..data import Sample
 from ..errors import DataError
+from ._common import read_text
 
 
 class ValuesReader:
@@ -37,27 +38,24 @@ class ValuesReader:
         if options:
             raise DataError(f"{path}: the one-value-per-line format takes only unit= and lower_is_better=, "
                             f"not {sorted(options)}")
-        values = []
-        try:
-            with open(path, encoding="utf-8") as fh:
-                for lineno, line in enumerate(fh, 1):
-                    s = line.strip()
-                    if not s or s.startswith("#"):
-                        continue
-                    s = s.rstrip(",").strip()
-                    try:
-                        v = float(s)
-                    except ValueError:
-                        what = "several values" if len(s.replace(",", " ").split()) > 1 else "not a number"
-                        raise DataError(f"{path}, line {lineno}: {s[:40]!r} is {what} "
-                                        "(expected one number per line)") from None
-                    if not math.isfinite(v):
-                        raise DataError(f"{path}, line {lineno}: {s!r} is not a finite number")
-                    values.append(v)
-        except OSError as exc:
-            raise DataError(f"{path}: cannot read: {exc.strerror or exc}") from None
-        except UnicodeDecodeError as exc:
-            raise DataError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        values: list[float] = []
+        lines: list[int] = []
+        for lineno, line in enumerate(read_text(path).split("\n"), 1):
+            s = line.strip()
+            if not s or s.startswith("#"):
+                continue
+            s = s.rstrip(",").strip()
+            try:
+                v = float(s)
+            except ValueError:
+                what = "several values" if len(s.replace(",", " ").split()) > 1 else "not a number"
+                raise DataError(f"{path}, line {lineno}: {s[:40]!r} is {what} "
+                                "(expected one number per line)") from None
+            if not math.isfinite(v):
+                raise DataError(f"{path}, line {lineno}: {s[:40]!r} is not a finite number")
+            values.append(v)
+            lines.append(lineno)
         if not values:
             raise DataError(f"{path}: no measurements")
-        return Sample(values, unit=unit, lower_is_better=lower_is_better, name=path.name, source=str(path))
+        return Sample(values, unit=unit, lower_is_better=lower_is_better, name=path.name, source=str(path),
+                      positions=lines)

@@ -70,11 +70,12 @@ def prepare(baseline: Any, candidate: Any, normalize: str = "baseline-median") -
         raise pr.DataError(f"hpt: mixed metric directions: {odd[0]} is "
                            f"{'higher' if lower else 'lower'}-is-better while the first benchmark's baseline "
                            f"is {'lower' if lower else 'higher'}-is-better")
-    units = [b for b in base if base[b].unit != cand[b].unit]
-    if units:
-        b = units[0]
-        raise pr.DataError(f"hpt: benchmark {b!r} is in {base[b].unit!r} for the baseline but in {cand[b].unit!r} "
-                           "for the candidate; convert to one unit first")
+    for b in base:  # the same quantity in two units (ns and s): the candidate's converted, exactly
+        if cand[b].unit != base[b].unit:
+            try:
+                cand[b] = cand[b].to_unit(base[b].unit)
+            except pr.DataError as exc:
+                raise pr.DataError(f"hpt: benchmark {b!r}: {exc}") from None
     notes: list[str] = []
     benchmarks = list(base)
     runs_b = [_runs(base[b], f"benchmark {b!r}, baseline", notes) for b in benchmarks]

@@ -22,6 +22,7 @@ from .serial import (
     MIN_RUNS,
     autocorrelation_time,
     lag1_test,
+    leading_outliers,
     mann_kendall,
     warmup_length,
 )
@@ -71,7 +72,8 @@ class IndependenceResult(pr.Result):
     ``runs``: the check of the lowest level in run order (a flat sample's runs; for a
     hierarchical sample the pooled within-unit check, ``per_unit`` the share of units
     flagged); ``top``: the check of the top-level unit means (hierarchical samples);
-    ``warmup``: leading iterations of every unit that stand out of the steady state.
+    ``warmup``: leading runs (flat samples) or leading iterations of every unit (hierarchical
+    ones) that stand out of the steady state; the checks of ``runs`` leave a flat sample's out.
     ``tau``/``n_eff`` summarise what an interval of the sample's mean or median must use.
     """
 
@@ -91,7 +93,8 @@ class IndependenceResult(pr.Result):
             parts.append(f"{self.per_unit['flagged']} of {self.per_unit['units']} {self.per_unit['unit']}s "
                          "show serial dependence")
         if self.warmup:
-            parts.append(f"warm-up: the first {self.warmup} {self.runs.level}(s) of every unit are "
+            every = " of every unit" if self.per_unit else ""
+            parts.append(f"warm-up: the first {self.warmup} {self.runs.level}(s){every} are "
                          f"{abs(self.warmup_change):.1%} {'slower' if self.warmup_change > 0 else 'faster'} "
                          "than the steady state (drop them)")
         if self.top is not None:
@@ -136,9 +139,12 @@ class Independence(pr.Estimator):
         s = pr.as_sample(sample)
         v = s.values
         if v.ndim == 1:
-            runs = check_series(v, s.levels[0], self.confidence)[0]
-            return IndependenceResult(runs=runs, tau=runs.tau, n_eff=runs.n_eff if runs.checked else None,
-                                      dependent=runs.dependent, trending=runs.trending, warnings=_warn(runs, s))
+            warm = leading_outliers(v)
+            runs = check_series(v[warm:], s.levels[0], self.confidence)[0]
+            change = float(v[:warm].mean() / np.median(v[warm:]) - 1.0) if warm else None
+            return IndependenceResult(runs=runs, warmup=warm, warmup_change=change, tau=runs.tau,
+                                      n_eff=runs.n_eff if runs.checked else None, dependent=runs.dependent,
+                                      trending=runs.trending, warnings=_warn(runs, s))
         if v.shape[-1] < 2:
             raise pr.DataError(f"{s.label}: one {s.levels[-1]} per {s.levels[-2]}: nothing to check within units")
         flat_units = v.reshape(-1, v.shape[-1])  # one row per unit of the level above the lowest

@@ -13,6 +13,8 @@ import numpy as np
 
 #: series shorter than this are not checked: an autocorrelation of fewer runs is noise
 MIN_RUNS = 10
+#: below this, the autocorrelation time is the AR(1) form alone (tests/verdict: calibration at n = 10)
+SHORT_SERIES = 20
 
 
 def autocorrelation(z: np.ndarray, max_lag: int) -> np.ndarray:
@@ -74,6 +76,8 @@ def autocorrelation_time(z: np.ndarray) -> np.ndarray:
     pairs = gamma[..., : 2 * ((max_lag + 1) // 2)].reshape(r.shape[:-1] + (-1, 2)).sum(axis=-1)
     positive = np.cumprod(pairs > 0, axis=-1).astype(bool)
     tau_ips = -1.0 + 2.0 * (pairs * positive).sum(axis=-1)
+    if n < SHORT_SERIES:  # too short for long lags and for the mean's correction: their noise dominates
+        return np.clip(tau_ar1, 1.0, n)
     tau = np.maximum(tau_ar1, tau_ips)
     return np.clip(tau / np.maximum(1.0 - tau / n, 1.0 / n), 1.0, n)
 
@@ -124,3 +128,23 @@ def warmup_length(values: np.ndarray, z: float = 3.0) -> int:
     outside[iters // 2:] = False
     hits = np.flatnonzero(outside)
     return int(hits[-1] + 1) if hits.size else 0
+
+
+def leading_outliers(z: np.ndarray, cutoff: float = 5.0) -> int:
+    """Runs at the start of one series that lie far outside the rest: a warm-up (at most a quarter).
+
+    The steady state is the second half; its spread is the MAD scaled to a normal sd. The
+    warm-up is the longest leading block of runs all more than ``cutoff`` spreads from the
+    steady median: a machine still busy, caches and frequency settling. Independent runs
+    almost never start so (a 5-sd run first has probability ~6e-7 under normal noise).
+    """
+    n = z.size
+    if n < 2 * MIN_RUNS:  # the steady half's spread needs 10 runs to mean anything
+        return 0
+    steady = z[n // 2:]
+    centre = float(np.median(steady))
+    spread = 1.4826 * float(np.median(np.abs(steady - centre)))
+    if spread == 0:
+        return 0
+    far = np.abs(z[: n // 4] - centre) > cutoff * spread
+    return int(np.argmin(far)) if not far.all() else int(far.size)

@@ -43,9 +43,8 @@ def prepare(baseline: Any, candidate: Any) -> tuple[pr.Sample, pr.Sample, list[s
     if old.lower_is_better != new.lower_is_better:
         raise pr.DataError(f"baseline {old.label} and candidate {new.label} disagree on the direction of the "
                            "metric (lower_is_better)")
-    if old.unit != new.unit:
-        raise pr.DataError(f"baseline {old.label} is in {old.unit!r} and candidate {new.label} in {new.unit!r}: "
-                           "a ratio of means needs one unit")
+    if old.unit != new.unit:  # the same quantity in two units (ns and s): the candidate's converted, exactly
+        new = new.to_unit(old.unit)
     warnings = []
     if old.levels != new.levels:
         warnings.append(f"the two samples have different levels ({', '.join(old.levels)} vs "

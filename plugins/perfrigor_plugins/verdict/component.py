@@ -90,10 +90,9 @@ class VerdictStep(pr.Comparator):
     def _path(self, old: pr.Sample, new: pr.Sample, samples: Mapping[str, pr.Sample], baseline: str,
               candidate: str, previous: pr.Previous) -> paths.Path:
         for who, s in (("baseline", old), ("candidate", new)):
-            if len(s) < 2:
-                raise pr.DataError(f"{who} {s.label} has {len(s)} measurement: at least 2 per system are "
-                                   "needed to tell a change from noise")
             s.require_positive(f"{who} {s.label}")
+        if min(len(old), len(new)) < 2:
+            return paths.lonely(old, new)
         if old.lower_is_better != new.lower_is_better:
             raise pr.DataError(f"baseline {old.label} and candidate {new.label} disagree on lower_is_better")
         hierarchical = old.is_hierarchical and new.is_hierarchical
@@ -102,7 +101,15 @@ class VerdictStep(pr.Comparator):
                     need_fieller=hierarchical or statistic == "mean")
         if hierarchical:
             return paths.hierarchical(old, new, ev)
+        steady, warm_notes = paths.without_warmup({baseline: old, candidate: new}, ev)
+        if warm_notes:  # the comparison is of the steady state: every diagnostic again, on those runs
+            old, new = steady[baseline], steady[candidate]
+            ev = gather(steady, baseline, candidate, pr.Previous(), self.confidence, need_modes=True,
+                        need_fieller=statistic == "mean")
         taus, flags, notes, dependent = paths.widening(ev)
+        if warm_notes:
+            flags.insert(0, "warmup")
+            notes[:0] = warm_notes
         if old.is_hierarchical or new.is_hierarchical:
             notes.append("one system is hierarchical and the other flat: all runs are compared as flat samples")
         found = ev.modes

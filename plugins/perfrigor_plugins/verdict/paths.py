@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import attrs
@@ -21,9 +22,13 @@ import perfrigor as pr
 from .evidence import Evidence, Found, independence_of
 from .rules import Answer, interval_from_shift, speedup_from_shift
 
-#: fewer effective (independent) runs than this on a side, and a dependent series cannot be compared:
-#: its autocorrelation time is too uncertain (calibration: an undeclared hierarchy of 3 invocations)
-MIN_EFFECTIVE_RUNS = 5
+#: below this many runs the lag-1 test at 10% misses too much (A/A false alarms of 12% on AR(1) runs at
+#: n = 10): there the dependence counts from p < SMALL_GATE (6%; calibration, docs/methods/verdict.md)
+SMALL_SERIES = 20
+SMALL_GATE = 0.3
+#: share trimmed from each end for Yuen's means of dependent runs: enough for rare outliers, and keeps
+#: 8 of 10 runs (20% kept 6: intervals twice as wide at n = 10 for the same false-alarm rate)
+TRIM = 0.1
 
 
 @attrs.frozen
@@ -78,6 +83,18 @@ def hierarchical(old: pr.Sample, new: pr.Sample, ev: Evidence) -> Path:
                 tuple(notes), details={"n_top": dict(n_top)})
 
 
+def without_warmup(samples: dict[str, pr.Sample], ev: Evidence) -> tuple[dict[str, pr.Sample], list[str]]:
+    """Flat samples without the leading runs the independence check calls warm-up, and a note per system."""
+    out, notes = dict(samples), []
+    for (system, sample), f in zip(samples.items(), ev.independence, strict=True):
+        warm = getattr(f.result, "warmup", 0) if f is not None and f.result is not None else 0
+        if warm and not sample.is_hierarchical and len(sample) - warm >= 2:
+            out[system] = sample.with_values(sample.values[warm:])
+            notes.append(f"{system}: the first {warm} runs ({f.result.warmup_change:+.0%}) look like warm-up: "
+                         "compared without them")
+    return out, notes
+
+
 def widening(ev: Evidence) -> tuple[tuple[float, float], list[str], list[str], bool]:
     """(tau_baseline, tau_candidate), flags, notes, dependent: how much to widen a flat interval."""
     taus, flags, notes, dependent = [], [], [], False
@@ -87,11 +104,13 @@ def widening(ev: Evidence) -> tuple[tuple[float, float], list[str], list[str], b
         if runs is None or not runs.checked:
             taus.append(1.0)
             continue
-        taus.append(float(runs.tau) if runs.dependent else 1.0)
-        if runs.dependent:
+        small = runs.n < SMALL_SERIES and runs.lag1_pvalue is not None and runs.lag1_pvalue < SMALL_GATE
+        taus.append(float(runs.tau) if runs.dependent or small else 1.0)
+        if taus[-1] > 1.0:
             dependent = True
             flags.append("dependence")
-            notes.append(f"{who}'s runs are serially dependent (lag-1 autocorrelation {runs.lag1:.2f}): "
+            verb = "are" if runs.dependent else f"may be (fewer than {SMALL_SERIES} runs: a loose check)"
+            notes.append(f"{who}'s runs {verb} serially dependent (lag-1 autocorrelation {runs.lag1:.2f}): "
                          f"its {runs.n} runs count as about {runs.n_eff:.0f} independent ones")
         if runs.trending:
             flags.append("trend")
@@ -102,45 +121,50 @@ def widening(ev: Evidence) -> tuple[tuple[float, float], list[str], list[str], b
 
 def ranks(old: pr.Sample, new: pr.Sample, confidence: float, method: str,
           taus: tuple[float, float], flags: list[str], notes: list[str]) -> Path:
-    """Hodges-Lehmann shift of log values, rank-sum interval widened by the autocorrelation times."""
+    """The typical run's shift, on log values: the Hodges-Lehmann shift with its rank-sum interval;
+    Yuen's trimmed means widened by the autocorrelation times for dependent runs; Welch's means
+    of logs where too few runs leave a rank test no chance at the level (3 per side at 95%).
+    """
     x, y = old.flat, new.flat
-    shift = pr.stats.hodges_lehmann(np.log(x), np.log(y), confidence, inflation=taus)
+    dependent = max(taus) > 1.0
+    alpha = 1.0 - confidence
+    resolution = _resolution(np.concatenate([x, y]))
+    tiny = 2.0 / math.comb(x.size + y.size, x.size) > alpha  # no rank test can reach the level
+    if dependent:  # few effective runs: a rank test loses the size of the change, trimmed means keep it
+        shift = pr.stats.yuen_shift(np.log(x), np.log(y), confidence, inflation=taus, trim=TRIM,
+                                    rounding=resolution or 0.0)
+        notes.append("the interval (trimmed means) is widened for the runs' serial dependence")
+        statistic = "trimmed mean"
+    elif tiny:  # the means of log values, which assume roughly normal noise, are all that is left
+        flags.append("tiny")
+        shift = pr.stats.yuen_shift(np.log(x), np.log(y), confidence, trim=0.0, rounding=resolution or 0.0)
+        notes.append(f"{x.size} and {y.size} runs are too few for a rank test at {confidence:.0%}: compared on "
+                     "the means of log times (Welch), which assume roughly normal noise; run more to be safe")
+        statistic = "mean"
+    else:
+        shift = pr.stats.hodges_lehmann(np.log(x), np.log(y), confidence)
+        statistic = "median"
     lib = old.lower_is_better
     low, high = interval_from_shift(shift.ci_low, shift.ci_high, lib)
-    unclear = None
-    alpha = 1.0 - confidence
-    if shift.min_pvalue > alpha:
-        flags.append("tiny")
-        unclear = (f"{x.size} and {y.size} runs cannot show a change at {confidence:.0%}: the rank test's "
-                   f"smallest p-value is {shift.min_pvalue:.2g} (run at least {_runs_for(alpha)} per system)")
-    n_eff = min(x.size / taus[0], y.size / taus[1])
-    if unclear is None and n_eff < MIN_EFFECTIVE_RUNS:
-        unclear = (f"the runs are so dependent that {min(x.size, y.size)} count as about {n_eff:.0f} independent "
-                   f"ones, too few to tell (at least {MIN_EFFECTIVE_RUNS}): record the runs' grouping "
-                   "(invocations, sessions) as levels, or run more separate processes")
-    if max(taus) > 1.0:
-        notes.append("the interval is widened for the runs' serial dependence")
-    resolution = _resolution(np.concatenate([x, y]))
     if resolution is not None and low is not None:
         flags.append("resolution")
-        low, high = low / (1.0 + resolution), high * (1.0 + resolution)
-        notes.append(f"the values sit on a grid of {resolution:.2%} of their size (the timer's resolution): "
-                     "the interval is widened by it")
-    answer = Answer(speedup_from_shift(shift.estimate, lib), low, high,
-                    None if unclear else shift.pvalue < alpha, shift.pvalue)
-    return Path(method, answer, "median", float(np.median(x)), float(np.median(y)), tuple(dict.fromkeys(flags)),
-                tuple(notes), unclear,
+        if not (dependent or tiny):  # the rank interval knows nothing of the grid: widen it by one step
+            low, high = low / (1.0 + resolution), high * (1.0 + resolution)
+        notes.append(f"the values sit on a grid of {resolution:.2%} of their size (the timer's resolution)")
+    answer = Answer(speedup_from_shift(shift.estimate, lib), low, high, shift.pvalue < alpha, shift.pvalue)
+    return Path(method, answer, statistic, float(np.median(x)), float(np.median(y)), tuple(dict.fromkeys(flags)),
+                tuple(notes),
                 details={"test": shift.method, "pvalue": shift.pvalue, "tau": list(taus), "df": shift.df})
 
 
-def _runs_for(alpha: float) -> int:
-    """The fewest runs per system (equal counts) with which the exact rank test can reach ``alpha``."""
-    from math import comb
-
-    n = 2
-    while 2.0 / comb(2 * n, n) > alpha:
-        n += 1
-    return n
+def lonely(old: pr.Sample, new: pr.Sample) -> Path:
+    """One measurement on a side: the ratio of the central values, and no way to tell it from noise."""
+    a, b = float(np.median(old.flat)), float(np.median(new.flat))
+    speedup = a / b if old.lower_is_better else b / a
+    who = ", ".join(f"{w} has {len(s)}" for w, s in (("the baseline", old), ("the candidate", new)) if len(s) < 2)
+    return Path("verdict", Answer(speedup, None, None, None), "value", a, b, ("tiny",),
+                unclear=f"{who} measurement: the ratio is {speedup:.4g}, but with no repetition nothing tells it "
+                        "from noise (at least 2 runs per system, 10 or more to say much)")
 
 
 def _resolution(values: np.ndarray) -> float | None:

@@ -78,6 +78,8 @@ def _why(path: Path, outcome: str, components: list[str], sample: pr.Sample, n: 
     if "hierarchical" in path.flags and not mean_based:
         return (f"it treats all {n} runs as independent, but they come in {sample.levels[0]}s "
                 f"(Kalibera & Jones: compare the {sample.levels[0]} means)")
+    if "warmup" in path.flags and mean_based:
+        return "its mean includes the warm-up runs, which the verdict leaves out"
     if "multimodal" in path.flags:
         shares = path.details.get("shares", "")
         if mean_based:
