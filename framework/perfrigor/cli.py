@@ -343,7 +343,7 @@ def regressions(report: Report) -> list[str]:
 
 def _judged(report: Report) -> tuple[list[str], int]:
     """The regressions, and how many comparisons could have shown one (two-sided, concluded)."""
-    from .renderers._blocks import estimate_kind, is_one_sided, outcome
+    from .renderers._outcome import estimate_kind, is_one_sided, outcome
 
     kinds = {step.id: (estimate_kind(step.component), is_one_sided(step.component)) for step in report.steps}
     pair = pair_key(report.baseline, report.candidate) if report.candidate else None

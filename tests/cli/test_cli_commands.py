@@ -57,7 +57,8 @@ def test_list_shows_components_presets_readers_renderers(toy, capsys):
         assert needle in out, needle
     code, out, _ = run(capsys, "list", "--format", "json")
     doc = json.loads(out)
-    assert {c["name"] for c in doc["components"]} == {"toy-ratio", "mean-ci", "toy-suite", "experiment-plan"}
+    assert {c["name"] for c in doc["components"]} == {"toy-ratio", "mean-ci", "toy-suite", "experiment-plan",
+                                                  "toy-verdict"}
     assert doc["presets"][0]["name"] == "toy"
 
 
