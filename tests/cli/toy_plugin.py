@@ -57,9 +57,6 @@ class ToyMean(pr.Estimator):
         m = float(s.values.mean())
         return pr.Estimate(estimate=m, ci_low=m - 1, ci_high=m + 1, confidence=self.confidence)
 
-    def plot(self, sample, result, path):
-        with open(path, "w") as fh:
-            fh.write(f"plot of {result.estimate}")
 
 
 @attrs.define(repr=False)

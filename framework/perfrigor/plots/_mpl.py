@@ -103,3 +103,14 @@ def human_axis(values: Any, unit: str) -> tuple[float, str]:
     scale = scale_for(values, unit)
     what = "time" if time_factor(unit) is not None else "value"
     return scale.factor, f"{what} ({scale.label})" if scale.label else what
+
+
+def log_axis(ax: Any, which: str = "x") -> None:
+    """A logarithmic axis with plain tick labels (10, 20, 50, 100 rather than 10^1, 10^2)."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+    axis = ax.xaxis if which == "x" else ax.yaxis
+    (ax.set_xscale if which == "x" else ax.set_yscale)("log")
+    axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    axis.set_minor_formatter(NullFormatter())

@@ -8,7 +8,7 @@ import attrs
 import numpy as np
 
 from ..drawing import Density, Interval, Layer, Marks
-from ._mpl import human_axis, new_figure, styled
+from ._mpl import human_axis, log_axis, new_figure, styled
 from .style import DENSITY_COLOUR, MARK_COLOUR
 
 
@@ -102,7 +102,7 @@ def distributions(sides: Sequence[Side], unit: str, title: str = "", title_colou
                         zorder=4)[0]
             handles.setdefault(s.central_label or "compared value", c)
     if log:
-        ax.set_xscale("log")
+        log_axis(ax)
     ax.set_xlim(lo / factor, hi / factor)
     ax.set_ylim(-0.55, len(sides) - 1 + 0.6)
     ax.set_yticks([(len(sides) - 1 - i) * 1.0 for i in range(len(sides))], [s.label for s in sides])

@@ -15,7 +15,7 @@ from ._layout import Options, layout
 
 def _cell(text: str) -> str:
     # a pipe ends a cell and a newline ends a row: escape the one, join the other
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", "<br>") or " "
+    return text.replace("\\", "\\\\").replace("<", "&lt;").replace("|", "\\|").replace("\n", "<br>") or " "
 
 
 def _escape(text: str) -> str:
