@@ -58,6 +58,8 @@ def _add_output(p: argparse.ArgumentParser) -> None:
                    help="write the report to FILE (format from --format, else from the suffix)")
     p.add_argument("--verbose", "-v", action="store_true",
                    help="show every step's parameters too (text, markdown, html)")
+    p.add_argument("--max-plots", type=int, metavar="N",
+                   help="html: draw plots for at most N benchmarks, changed and unclear first (default 60)")
 
 
 def _add_input(p: argparse.ArgumentParser) -> None:
@@ -377,11 +379,29 @@ def _emit(text: str, args: argparse.Namespace, fmt: str, stdout) -> None:
         stdout.write(text)
 
 
-def _render(renderer: Any, report: Report, fmt: str, args: argparse.Namespace) -> str:
-    """The report in ``fmt``; ``--verbose`` reaches renderers that take it (a plugin's may not)."""
+def _render_options(args: argparse.Namespace, fmt: str) -> dict[str, Any]:
+    """The renderer options the command line asked for (checked against the renderer before the work)."""
+    from .report import check_render_options
+
+    options: dict[str, Any] = {}
     if getattr(args, "verbose", False):
-        return report.render(fmt, verbose=True)
-    return renderer.render(report)
+        options["verbose"] = True
+    if getattr(args, "max_plots", None) is not None:
+        if args.max_plots < 0:
+            raise UsageError(f"--max-plots {args.max_plots}: give a number >= 0")
+        options["max_plots"] = args.max_plots
+    if options:
+        try:
+            check_render_options(get_registry().renderer(fmt), fmt, options)
+        except ConfigError as exc:
+            flags = ", ".join("--" + k.replace("_", "-") for k in options)
+            raise UsageError(f"{flags}: {exc}") from None
+    return options
+
+
+def _render(renderer: Any, report: Report, fmt: str, args: argparse.Namespace) -> str:
+    """The report in ``fmt`` with the options the command line asked for."""
+    return renderer.render(report, **_render_options(args, fmt))
 
 
 def _format(args: argparse.Namespace) -> str:
@@ -407,7 +427,8 @@ def _format(args: argparse.Namespace) -> str:
 def _analyse(args: argparse.Namespace, pipeline: Pipeline, inputs: Sequence[Any], stdout,
              extra: Mapping[str, Any] | None = None) -> int:
     fmt = _format(args)
-    renderer = get_registry().renderer(fmt)  # fail on a bad format before the work
+    renderer = get_registry().renderer(fmt)  # fail on a bad format (or option) before the work
+    _render_options(args, fmt)
     pipeline = _step_params(pipeline, args, extra)
     with _executor(args) as executor:
         report = pipeline.run(*inputs, executor=executor)
@@ -540,6 +561,7 @@ def cmd_describe(args: argparse.Namespace, stdout) -> int:
         inputs = [Suite({data.name or "sample": {data.name or Path(args.data).name: data}}, source=args.data)]
     fmt = _format(args)
     renderer = registry.renderer(fmt)
+    _render_options(args, fmt)
     if args.plot and not Path(args.plot).resolve().parent.is_dir():  # fail before the work, not after it
         raise UsageError(f"--plot {args.plot}: no such directory {str(Path(args.plot).parent)!r}")
     if args.plot and Path(args.plot).suffix.lower() not in PLOT_SUFFIXES:

@@ -163,14 +163,14 @@ class Report:
         renderer = get_registry().renderer(format)
         if not options:
             return renderer.render(self)
-        _check_options(renderer, format, options)
+        check_render_options(renderer, format, options)
         return renderer.render(self, **options)
 
     def __str__(self) -> str:
         return self.render("text")
 
 
-def _check_options(renderer: Any, format: str, options: Mapping[str, Any]) -> None:
+def check_render_options(renderer: Any, format: str, options: Mapping[str, Any]) -> None:
     """Refuse options the renderer's ``render`` does not take, naming those it does."""
     import inspect
 

@@ -7,6 +7,7 @@ import numpy as np
 import perfrigor as pr
 import pytest
 
+
 def _suite_file():
     from perfrigor import examples
 

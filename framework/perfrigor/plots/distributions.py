@@ -8,7 +8,7 @@ import attrs
 import numpy as np
 
 from ..drawing import Density, Interval, Layer, Marks
-from ._mpl import human_axis, log_axis, new_figure, styled
+from ._mpl import human_axis, log_axis, margins_axes, new_figure, styled, text_width
 from .style import DENSITY_COLOUR, MARK_COLOUR
 
 
@@ -24,9 +24,25 @@ class Side:
     central_label: str = ""
 
 
-def _grid(lo: float, hi: float, log: bool, density: Density) -> np.ndarray:
-    """Points to draw a density at: even over the axis, denser around its narrow peaks (the modes)."""
-    return np.geomspace(lo, hi, 400) if log else np.linspace(lo, hi, 400)
+def _grid(lo: float, hi: float, log: bool, peaks: Sequence[float]) -> np.ndarray:
+    """Points to draw a density at: even over the axis, and dense around its peaks (the marks), where a
+    narrow component would otherwise fall between two points."""
+    base = np.geomspace(lo, hi, 400) if log else np.linspace(lo, hi, 400)
+    width = (np.log(hi / lo) if log else hi - lo) * 0.01
+    near = [np.exp(np.linspace(np.log(p) - width, np.log(p) + width, 80)) if log and p > 0
+            else np.linspace(p - width, p + width, 80) for p in peaks]
+    grid = np.unique(np.concatenate([base, *near])) if near else base
+    return grid[(grid >= lo) & (grid <= hi)]
+
+
+def _trimmed(pdf: np.ndarray, top: float) -> np.ndarray:
+    """The density with its flat tails (below 1/10000 of the peak, before the first and after the
+    last point above it) left out, so a ridge ends where the distribution does."""
+    above = np.flatnonzero(pdf >= 1e-4 * top)
+    out = np.full_like(pdf, np.nan)
+    if above.size:
+        out[above[0]:above[-1] + 1] = pdf[above[0]:above[-1] + 1]
+    return out
 
 
 @styled
@@ -38,18 +54,20 @@ def distributions(sides: Sequence[Side], unit: str, title: str = "", title_colou
     all_values = np.concatenate([np.asarray(s.values, dtype=float).ravel() for s in sides])
     factor, xlabel = human_axis(all_values, unit)
     lo, hi = float(all_values.min()), float(all_values.max())
+    log = bool(lo > 0 and hi / lo > 20)  # the data decide; a fitted tail does not make the axis logarithmic
+    reach = (hi - lo) * 0.25 if not log else 0.0
     for s in sides:
         for layer in s.layers:
-            if isinstance(layer, Density) and layer.span is not None:
-                lo, hi = min(lo, layer.span[0]), max(hi, layer.span[1])
-    log = bool(lo > 0 and hi / lo > 20)
+            if isinstance(layer, Density) and layer.span is not None:  # show the density's mass, within reason
+                lo = min(lo, max(layer.span[0], lo - reach, lo / 1.5 if lo > 0 else -np.inf))
+                hi = max(hi, min(layer.span[1], hi + reach, hi * 1.5 if hi > 0 else np.inf))
     if log:
         lo, hi = lo / 1.15, hi * 1.15
     else:
         pad = 0.04 * (hi - lo or abs(hi) or 1.0)
         lo, hi = lo - pad, hi + pad
-    fig = new_figure(width, 0.9 + 1.05 * len(sides), layout="constrained")
-    ax = fig.add_subplot()
+    fig = new_figure(width, 0.75 + 1.0 * len(sides) + (0.2 if title else 0))
+    ax = margins_axes(fig, 0.3 + text_width([s.label for s in sides]), right=2.4, top=0.35 if title else 0.12)
     rng = np.random.default_rng(0)  # the same jitter every time: reports are reproducible
     handles: dict[str, object] = {}
     for i, s in enumerate(sides):
@@ -63,12 +81,13 @@ def distributions(sides: Sequence[Side], unit: str, title: str = "", title_colou
         ax.plot([med / factor] * 2, [y0 - 0.36, y0 - 0.08], color=s.colour, lw=1.6, zorder=4)
         for layer in s.layers:
             if isinstance(layer, Density):
-                grid = _grid(lo, hi, log, layer)
+                peaks = [a for m in s.layers if isinstance(m, Marks) for a in m.at]
+                grid = _grid(lo, hi, log, peaks)
                 pdf = np.asarray(layer.pdf(grid), dtype=float)
                 top = float(pdf.max()) if pdf.size and np.isfinite(pdf).all() and pdf.max() > 0 else 0.0
                 if top <= 0:
                     continue
-                ridge = np.where(pdf >= 1e-3 * top, y0 - 0.02 + 0.5 * pdf / top, np.nan)  # no flat tails
+                ridge = y0 - 0.02 + 0.5 * _trimmed(pdf, top) / top
                 h = ax.fill_between(grid / factor, y0 - 0.02, ridge, where=np.isfinite(ridge), color=s.colour,
                                     alpha=0.18, lw=0, zorder=1)
                 ax.plot(grid / factor, ridge, color=DENSITY_COLOUR, lw=1.2, zorder=2)
@@ -76,7 +95,7 @@ def distributions(sides: Sequence[Side], unit: str, title: str = "", title_colou
                 if layer.components is not None:
                     comps = np.asarray(layer.components(grid), dtype=float)
                     for k in range(comps.shape[-1]):
-                        comp = np.where(comps[..., k] >= 1e-3 * top, y0 - 0.02 + 0.5 * comps[..., k] / top, np.nan)
+                        comp = y0 - 0.02 + 0.5 * _trimmed(comps[..., k], top) / top
                         ax.plot(grid / factor, comp, color=DENSITY_COLOUR, lw=0.8, ls="--", alpha=0.7, zorder=2)
                 for mark in s.layers:
                     if isinstance(mark, Marks):

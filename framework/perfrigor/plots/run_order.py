@@ -8,7 +8,7 @@ import attrs
 import numpy as np
 
 from ..drawing import Layer, RunOrderLine
-from ._mpl import human_axis, new_figure, styled
+from ._mpl import human_axis, margins_axes, new_figure, styled
 
 
 @attrs.frozen
@@ -28,8 +28,8 @@ def run_order(series: Sequence[Series], unit: str, title: str = "", width: float
     (invocations) of hierarchical samples; run-order curves from the layers."""
     all_values = np.concatenate([np.asarray(s.values, dtype=float).ravel() for s in series])
     factor, ylabel = human_axis(all_values, unit)
-    fig = new_figure(width, 2.6, layout="constrained")
-    ax = fig.add_subplot()
+    fig = new_figure(width, 2.6)
+    ax = margins_axes(fig, 0.85, right=2.4, top=0.35 if title else 0.12)
     for s in series:
         y = np.asarray(s.values, dtype=float).ravel()
         idx = np.arange(y.size)

@@ -156,8 +156,13 @@ def _title(bench: str, v: Verdict | None, lower: bool) -> str:
     return f"{bench}: {v.outcome}" + (f", {change_text(v, lower)}" if v.speedup is not None else "")
 
 
-def benchmark_figures(report) -> list[Block]:
-    """Per benchmark, a folded group of plots; the noteworthy ones open."""
+def benchmark_figures(report, max_plots: int = 60) -> list[Block]:
+    """Per benchmark, a folded group of plots; the noteworthy ones open.
+
+    At most ``max_plots`` benchmarks get plots (noteworthy first): drawing costs about a
+    tenth of a second each, and a page of 500 plot groups helps nobody; the others are
+    named, with how to draw them.
+    """
     from ..plots.distributions import Side, distributions
     from ..plots.levels import level_variances
     from ..plots.run_order import Series, run_order
@@ -169,7 +174,8 @@ def benchmark_figures(report) -> list[Block]:
     palette = [BASELINE_COLOUR, CANDIDATE_COLOUR, "#805ad5", "#dd6b20", "#38a169", "#d53f8c"]
     groups: list[Block] = []
     opened = 0
-    for i, (bench, v) in enumerate(order):
+    undrawn = [b for b, _ in order[max_plots:]]
+    for i, (bench, v) in enumerate(order[:max_plots]):
         lower, unit = direction(report, bench)
         systems = _systems(report, bench)
         if not systems:
@@ -214,4 +220,9 @@ def benchmark_figures(report) -> list[Block]:
     if folded:
         head.append(Para(f"{opened} plot group(s) open (changed or unclear benchmarks first); "
                          f"{folded} folded: open them to see their plots."))
+    if undrawn:
+        groups.append(Details(f"{len(undrawn)} more benchmark(s), not drawn", [Para(
+            f"Plots are drawn for {max_plots} benchmarks, the changed and unclear ones first; render with "
+            f"max_plots={len(order)} (command line: --max-plots {len(order)}) to draw every one. Not drawn: "
+            + ", ".join(undrawn) + ".")]))
     return head + groups

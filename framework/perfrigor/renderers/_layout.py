@@ -33,11 +33,13 @@ class Options:
     """How much a report shows.
 
     ``verbose``: the steps' parameters too. ``figures``: plots (set by the formats that
-    show pictures; the HTML renderer's ``plots=False`` turns them off).
+    show pictures; the HTML renderer's ``plots=False`` turns them off). ``max_plots``: how
+    many benchmarks get plots (the changed and unclear ones first).
     """
 
     verbose: bool = False
     figures: bool = False
+    max_plots: int = 60
 
 
 def layout(report, options: Options | None = None) -> list[Block]:
@@ -68,7 +70,7 @@ def _figures(report, options: Options) -> list[Block]:
         return []
     from ._figures import benchmark_figures, overview_figures
 
-    return overview_figures(report) + benchmark_figures(report)
+    return overview_figures(report) + benchmark_figures(report, options.max_plots)
 
 
 def _with_verdicts(report, options: Options) -> list[Block]:

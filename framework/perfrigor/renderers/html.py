@@ -57,18 +57,21 @@ def _classes(tone: str, numeric: bool) -> str:
 class HtmlRenderer:
     """A single HTML page: no external resources, safe to open from any report.
 
-    ``plots=False`` leaves the plots out (a faster, smaller page).
+    ``plots=False`` leaves the plots out (a faster, smaller page); ``max_plots`` is how many
+    benchmarks get plots (default 60, the changed and unclear ones first).
     """
 
     name = "html"
     suffix = ".html"
 
-    def render(self, report, *, verbose: bool = False, plots: bool = True) -> str:
+    def render(self, report, *, verbose: bool = False, plots: bool = True, max_plots: int = 60) -> str:
         from .. import __version__
 
+        if isinstance(max_plots, bool) or not isinstance(max_plots, int) or max_plots < 0:
+            raise ConfigError(f"max_plots must be a whole number >= 0, got {max_plots!r}")
         self._plot_error: str | None = None
         body: list[str] = []
-        self._blocks(layout(report, Options(verbose=verbose, figures=plots)), body)
+        self._blocks(layout(report, Options(verbose=verbose, figures=plots, max_plots=max_plots)), body)
         title = escape(f"perfrigor report: {report.pipeline}")
         return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
