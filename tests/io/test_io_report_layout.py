@@ -129,3 +129,13 @@ def test_cli_verbose(toy, capsys, tmp_path):
     assert code == 0 and "tolerance: 0.05" in out
     code = main(["run", "--pipeline", "toy-verdict", str(_suite_file())])
     assert code == 0 and "tolerance: 0.05" not in capsys.readouterr().out
+
+
+def test_a_long_suite_leads_with_its_line(verdict_report, monkeypatch):
+    from perfrigor.renderers import _layout
+
+    text = verdict_report.render("text")
+    assert text.index("Verdicts") < text.index("Suite: 14 benchmarks")
+    monkeypatch.setattr(_layout, "LONG_SUITE", 10)
+    text = verdict_report.render("text")
+    assert text.index("Suite: 14 benchmarks") < text.index("Verdicts") < text.index("matmul")

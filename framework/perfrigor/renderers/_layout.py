@@ -1,7 +1,8 @@
 """A report laid out once, in reading order, as format-neutral blocks.
 
 With verdicts (the ``verdict`` step ran) the answer comes first: the verdict table, the
-suite's line, what was not compared; then (in formats that draw) the plots; then the
+suite's line (before the table when a long suite's table fills more than a screen), what
+was not compared; then (in formats that draw) the plots; then the
 method details, each in a group a reader opens on demand: the reasons per benchmark,
 what each method says, warnings, steps that could not run, the inputs, every step's
 results; the steps' parameters last, and only in the verbose report.
@@ -65,17 +66,38 @@ def _header(report) -> str:
     return " ".join(head)
 
 
-def _figures(report, options: Options) -> list[Block]:
+#: a suite with more benchmarks than this leads with its line (and, in HTML, the forest plot):
+#: its verdict table no longer fits a screen
+LONG_SUITE = 40
+
+
+def _overview(report, options: Options) -> list[Block]:
     if not options.figures:
         return []
-    from ._figures import benchmark_figures, overview_figures
+    from ._figures import overview_figures
 
-    return overview_figures(report) + benchmark_figures(report, options.max_plots)
+    return overview_figures(report)
+
+
+def _benchmark_plots(report, options: Options) -> list[Block]:
+    if not options.figures:
+        return []
+    from ._figures import benchmark_figures
+
+    return benchmark_figures(report, options.max_plots)
+
+
+def _figures(report, options: Options) -> list[Block]:
+    return _overview(report, options) + _benchmark_plots(report, options)
 
 
 def _with_verdicts(report, options: Options) -> list[Block]:
-    blocks: list[Block] = [*verdict_table(report), *suite_line(report), *only_in(report)]
-    blocks += _figures(report, options)
+    if len(report.benchmarks) > LONG_SUITE:
+        blocks: list[Block] = [*suite_line(report), *_overview(report, options), *verdict_table(report)]
+    else:
+        blocks = [*verdict_table(report), *suite_line(report), *_overview(report, options)]
+    blocks += only_in(report)
+    blocks += _benchmark_plots(report, options)
     blocks.append(Details("Reasons, per benchmark", reasons(report)))
     summary = method_summary(report)[1:]  # its items, without its heading
     suite = suite_sections(report)
