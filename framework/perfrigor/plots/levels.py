@@ -33,6 +33,7 @@ def level_variances(parts: Sequence[tuple[str, str, LevelVariances]], unit: str,
             ax.text(s * 100 + 1, y, f"{s:.0%}  (sd {quantity(float(np.sqrt(v)), unit, 3)})", va="center", fontsize=8)
     ax.set_yticks(np.arange(len(levels))[::-1], levels)
     ax.set_xlim(0, 125)
+    ax.set_xticks([0, 25, 50, 75, 100])
     ax.set_xlabel("share of the variance of one measurement (%)")
     ax.tick_params(axis="y", length=0)
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
