@@ -14,6 +14,8 @@ OUTCOME_COLOURS = {
 #: the two systems' colours in distribution and run-order plots
 BASELINE_COLOUR = "#4a5568"
 CANDIDATE_COLOUR = "#3182ce"
+#: baseline, candidate, then further systems (``perfrigor describe`` of a many-system file)
+SYSTEM_COLOURS = (BASELINE_COLOUR, CANDIDATE_COLOUR, "#805ad5", "#dd6b20", "#38a169", "#d53f8c")
 #: fitted densities and their marks
 DENSITY_COLOUR = "#1a202c"
 MARK_COLOUR = "#d53f8c"

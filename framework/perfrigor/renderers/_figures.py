@@ -163,66 +163,72 @@ def benchmark_figures(report, max_plots: int = 60) -> list[Block]:
     tenth of a second each, and a page of 500 plot groups helps nobody; the others are
     named, with how to draw them.
     """
-    from ..plots.distributions import Side, distributions
-    from ..plots.levels import level_variances
-    from ..plots.run_order import Series, run_order
-    from ..plots.style import BASELINE_COLOUR, CANDIDATE_COLOUR
-
     order = _order(report)
     if not order:
         return []
-    palette = [BASELINE_COLOUR, CANDIDATE_COLOUR, "#805ad5", "#dd6b20", "#38a169", "#d53f8c"]
     groups: list[Block] = []
     opened = 0
-    undrawn = [b for b, _ in order[max_plots:]]
     for i, (bench, v) in enumerate(order[:max_plots]):
-        lower, unit = direction(report, bench)
-        systems = _systems(report, bench)
-        if not systems:
-            continue
-        role = {report.baseline: "baseline", report.candidate: "candidate"}
-        sides, series, levels = [], [], []
-        for j, (system, sample) in enumerate(systems):
-            colour = palette[j % len(palette)]
-            extra = _layers(report, bench, system, sample)
-            label = f"{system} ({role[system]})" if system in role and report.candidate else system
-            central, central_label = None, ""
-            if v is not None and system in role:
-                value = v.details.get(role[system]) if hasattr(v.details, "get") else None
-                if isinstance(value, int | float) and not isinstance(value, bool):
-                    central, central_label = float(value), f"{v.details.get('statistic', 'value')} compared"
-            sides.append(Side(label, sample.flat, colour, extra, central, central_label))
-            series.append(Series(label, sample.flat, colour, int(sample.flat.size // sample.shape[0])
-                                 if sample.n_levels > 1 else 0, extra))
-            levels += [(label, colour, layer) for layer in extra if isinstance(layer, LevelVariances)]
-        title = _title(bench, v, lower)
-        key = f"b{i}"
-        figs: list[Block] = [Figure(
-            _svg(lambda s=sides, u=unit: distributions(s, u), f"{key}-dist"),
-            f"{bench}: the measurements of {', '.join(s for s, _ in systems)} side by side"
-            + (", with fitted densities" if any(s.layers for s in sides) else ""), f"{key}-dist")]
-        flags = flags_of(v) if v is not None else []
-        if any(f in flags for f in _TIME_FLAGS) or any(isinstance(x, RunOrderLine) for s in sides for x in s.layers):
-            why = ", ".join(f for f in flags if f in _TIME_FLAGS) or "run-order curves"
-            figs.append(Figure(_svg(lambda s=series, u=unit, t=f"{bench}: in run order ({why})": run_order(s, u, t),
-                                    f"{key}-runs"),
-                               f"{bench}: the measurements in the order they were taken ({why})", f"{key}-runs"))
-        if levels:
-            figs.append(Figure(_svg(lambda p=levels, u=unit, t=f"{bench}: variance per level":
-                                    level_variances(p, u, t), f"{key}-levels"),
-                               f"{bench}: each level's share of the variance", f"{key}-levels"))
-        noteworthy = v is None or v.outcome in NOTEWORTHY
-        is_open = noteworthy and opened < OPEN_PLOTS
+        figs = _benchmark_plots(report, bench, v, f"b{i}")
+        is_open = (v is None or v.outcome in NOTEWORTHY) and opened < OPEN_PLOTS
         opened += is_open
-        groups.append(Details(title, figs, open=is_open))
+        groups.append(Details(_title(bench, v, direction(report, bench)[0]), figs, open=is_open))
     head: list[Block] = [Heading("Benchmarks")]
     folded = len(groups) - opened
     if folded:
         head.append(Para(f"{opened} plot group(s) open (changed or unclear benchmarks first); "
                          f"{folded} folded: open them to see their plots."))
+    undrawn = [b for b, _ in order[max_plots:]]
     if undrawn:
         groups.append(Details(f"{len(undrawn)} more benchmark(s), not drawn", [Para(
             f"Plots are drawn for {max_plots} benchmarks, the changed and unclear ones first; render with "
             f"max_plots={len(order)} (command line: --max-plots {len(order)}) to draw every one. Not drawn: "
             + ", ".join(undrawn) + ".")]))
     return head + groups
+
+
+def _benchmark_plots(report, bench: str, v: Verdict | None, key: str) -> list[Block]:
+    """One benchmark's plots: distributions always; run order and levels where there is reason to."""
+    from ..plots.distributions import Side, distributions
+    from ..plots.levels import level_variances
+    from ..plots.run_order import Series, run_order
+    from ..plots.style import SYSTEM_COLOURS
+
+    unit = direction(report, bench)[1]
+    systems = _systems(report, bench)
+    role = {report.baseline: "baseline", report.candidate: "candidate"}
+    sides, series, levels = [], [], []
+    for j, (system, sample) in enumerate(systems):
+        colour = SYSTEM_COLOURS[j % len(SYSTEM_COLOURS)]
+        extra = _layers(report, bench, system, sample)
+        label = f"{system} ({role[system]})" if system in role and report.candidate else system
+        central, central_label = _compared(v, role.get(system))
+        sides.append(Side(label, sample.flat, colour, extra, central, central_label))
+        per_unit = int(sample.flat.size // sample.shape[0]) if sample.n_levels > 1 else 0
+        series.append(Series(label, sample.flat, colour, per_unit, extra))
+        levels += [(label, colour, layer) for layer in extra if isinstance(layer, LevelVariances)]
+    names = ", ".join(s for s, _ in systems)
+    figs: list[Block] = [Figure(
+        _svg(lambda: distributions(sides, unit), f"{key}-dist"),
+        f"{bench}: the measurements of {names} side by side"
+        + (", with fitted densities" if any(s.layers for s in sides) else ""), f"{key}-dist")]
+    flags = flags_of(v) if v is not None else []
+    if any(f in flags for f in _TIME_FLAGS) or any(isinstance(x, RunOrderLine) for s in sides for x in s.layers):
+        why = ", ".join(f for f in flags if f in _TIME_FLAGS) or "run-order curves"
+        figs.append(Figure(_svg(lambda: run_order(series, unit, f"{bench}: in run order ({why})"), f"{key}-runs"),
+                           f"{bench}: the measurements in the order they were taken ({why})", f"{key}-runs"))
+    if levels:
+        figs.append(Figure(_svg(lambda: level_variances(levels, unit, f"{bench}: variance per level"),
+                                f"{key}-levels"),
+                           f"{bench}: each level's share of the variance", f"{key}-levels"))
+    return figs
+
+
+def _compared(v: Verdict | None, role: str | None) -> tuple[float | None, str]:
+    """The value a side was compared on (``Verdict.details[role]``) and its label, if the verdict says."""
+    if v is None or role is None or not hasattr(v.details, "get"):
+        return None, ""
+    value = v.details.get(role)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value), f"{v.details.get('statistic', 'value')} compared"
+    return None, ""
