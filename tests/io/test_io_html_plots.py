@@ -170,3 +170,15 @@ def test_max_plots_names_the_benchmarks_left_undrawn(bump, capsys, tmp_path):
     assert sum(k.endswith("-dist") for k in figures(out.read_text())) == 1
     assert main(["run", "--pipeline", "toy-verdict", str(SUITE), "--max-plots", "1"]) == 2
     assert "--max-plots: the text renderer takes no option 'max_plots'" in capsys.readouterr().err
+
+
+def test_thousands_of_points_become_one_embedded_bitmap():
+    from perfrigor.plots import svg
+    from perfrigor.plots.distributions import RASTER_ABOVE, Side, distributions
+
+    rng = np.random.default_rng(0)
+    big = [Side("a", rng.normal(1.0, 0.1, 3 * RASTER_ABOVE), "#4a5568"), Side("b", rng.normal(0.9, 0.1, 50), "#3182ce")]
+    page = svg(distributions(big, "s"), "t-")
+    assert page.count("<image") == 1 and 'href="data:image/png;base64,' in page
+    assert len(page) < 200_000
+    assert_self_contained(page)

@@ -11,6 +11,9 @@ from ..drawing import Density, Interval, Layer, Marks
 from ._mpl import human_axis, log_axis, margins_axes, new_figure, styled, text_width
 from .style import DENSITY_COLOUR, MARK_COLOUR
 
+#: samples larger than this draw their points as an embedded bitmap
+RASTER_ABOVE = 1000
+
 
 @attrs.frozen
 class Side:
@@ -75,7 +78,9 @@ def distributions(sides: Sequence[Side], unit: str, title: str = "", title_colou
         x = np.asarray(s.values, dtype=float).ravel()
         jitter = rng.uniform(-0.09, 0.09, x.size)
         alpha = 0.75 if x.size <= 200 else max(0.15, 0.75 * 200 / x.size)
-        ax.plot(x / factor, y0 - 0.22 + jitter, "o", ms=3.2, color=s.colour, alpha=alpha, mew=0, zorder=3)
+        # thousands of points: one embedded bitmap (a data URI) instead of one SVG element each
+        ax.plot(x / factor, y0 - 0.22 + jitter, "o", ms=3.2, color=s.colour, alpha=alpha, mew=0, zorder=3,
+                rasterized=x.size > RASTER_ABOVE)
         q1, med, q3 = np.percentile(x, [25, 50, 75])
         ax.add_patch(_box(q1 / factor, q3 / factor, y0 - 0.36, 0.28, s.colour))
         ax.plot([med / factor] * 2, [y0 - 0.36, y0 - 0.08], color=s.colour, lw=1.6, zorder=4)

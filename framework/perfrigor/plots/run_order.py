@@ -33,7 +33,8 @@ def run_order(series: Sequence[Series], unit: str, title: str = "", width: float
     for s in series:
         y = np.asarray(s.values, dtype=float).ravel()
         idx = np.arange(y.size)
-        ax.plot(idx, y / factor, "-o", color=s.colour, lw=0.7, ms=2.6, alpha=0.85, label=s.label)
+        ax.plot(idx, y / factor, "-o", color=s.colour, lw=0.7, ms=2.6, alpha=0.85, label=s.label,
+                rasterized=y.size > 1000)  # thousands of runs: one embedded bitmap, not one element each
         if s.unit_size and s.unit_size < y.size:
             for b in range(s.unit_size, y.size, s.unit_size):
                 ax.axvline(b - 0.5, color=s.colour, lw=0.5, ls=":", alpha=0.5)
