@@ -41,6 +41,7 @@ from .results import (
     SuiteVerdict,
     TestResult,
     Verdict,
+    conclusion,
     to_jsonable,
 )
 
@@ -53,7 +54,8 @@ __all__ = [
     "OUTCOMES", "BenchmarkInfo", "Comparator", "Comparison", "Component", "ConfigError", "DataError", "Estimate",
     "Estimator", "PerfrigorError", "Pipeline", "Previous", "Report", "Result", "Sample", "Suite", "SuiteSummary",
     "SuiteVerdict", "Test", "TestResult", "Verdict", "__version__", "as_sample", "as_sample_mapping", "check_random_state",
-    "choice_param", "components", "confidence_param", "display", "drawing", "float_param", "get", "get_registry",
+    "choice_param", "components", "conclusion", "confidence_param", "display", "drawing", "float_param", "get",
+    "get_registry",
     "hierarchy", "progress", "hookimpl", "hookspec", "int_param", "pair_key", "pipeline", "random_state_param",
     "read", "resampling", "stats", "to_jsonable",
 ]

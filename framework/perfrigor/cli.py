@@ -85,7 +85,7 @@ def _add_analysis(p: argparse.ArgumentParser, pipeline_choice: bool = True) -> N
     p.add_argument("--candidate", dest="candidate_system", metavar="SYSTEM",
                    help="which system of the data is the candidate (default: the second)")
     p.add_argument("--fail-on-regression", action="store_true",
-                   help="exit 1 when a comparison shows a significant slowdown (see docs/cli.md)")
+                   help="exit 1 when a benchmark's verdict is 'slower' (see docs/cli.md)")
     _add_input(p)
     _add_output(p)
 
@@ -338,19 +338,26 @@ def _executor(args: argparse.Namespace) -> Iterator[cf.Executor | None]:
 
 
 def regressions(report: Report) -> list[str]:
-    """Every comparison of the candidate with the baseline that shows a significant slowdown.
+    """The benchmarks whose verdict is "slower"; without verdicts, every slowdown a comparison shows.
 
-    A comparison is a regression when its estimate is on the slow side of "no
-    change" (speedup < 1; probability < 0.5; gain < 0, per the comparator's
-    ``estimate_kind``) and it is significant, or when its whole interval lies
-    on the slow side. Comparisons of k > 2 systems and estimates of kind
-    "other" are not judged.
+    Without a verdict step, a comparison is a regression when its estimate is on the slow
+    side of "no change" (speedup < 1; probability < 0.5; gain < 0, per the comparator's
+    ``estimate_kind``) and it is significant, or when its whole interval lies on the slow
+    side. Comparisons of k > 2 systems and estimates of kind "other" are not judged.
     """
     return _judged(report)[0]
 
 
 def _judged(report: Report) -> tuple[list[str], int]:
-    """The regressions, and how many comparisons could have shown one (two-sided, concluded)."""
+    """The regressions, and how many comparisons could have shown one.
+
+    With verdicts (every preset ends with the verdict step), a regression is exactly a
+    "slower" verdict. Without (a custom pipeline), every two-sided comparison that concludes.
+    """
+    verdicts = report.verdicts
+    if verdicts:
+        found = [f"{bench}: {v.describe()}" for bench, v in verdicts.items() if v.outcome == "slower"]
+        return found, len(verdicts)
     from .renderers._outcome import estimate_kind, is_one_sided, outcome
 
     kinds = {step.id: (estimate_kind(step.component), is_one_sided(step.component)) for step in report.steps}
@@ -441,9 +448,9 @@ def _analyse(args: argparse.Namespace, pipeline: Pipeline, inputs: Sequence[Any]
             return EXIT_CHECK_FAILED
         if not judged:  # a check that cannot fail must not pass silently (e.g. in CI)
             raise UsageError(f"--fail-on-regression: no step of pipeline {pipeline.name!r} can show a slowdown "
-                             "on this data: its comparisons are one-sided (the Speedup-Test and HPT only look for a "
-                             "speedup) or draw no conclusion; use a pipeline with fieller or bootstrap-ratio, "
-                             "e.g. --pipeline default")
+                             "on this data: it has no verdict step and its comparisons are one-sided (the "
+                             "Speedup-Test and HPT only look for a speedup) or draw no conclusion; add the "
+                             "'verdict' step, or use a preset (they all end with it), e.g. --pipeline default")
     return EXIT_OK
 
 

@@ -238,6 +238,37 @@ class Pipeline:
             return Suite({"benchmark": dict(zip(names, items, strict=True))}, systems=tuple(names))
         raise DataError("pipeline input: give a suite, one sample, or baseline and candidate samples")
 
+    def _check_inputs(self, suite: Suite, baseline: str, candidate: str | None) -> None:
+        """Refuse, before any work, what no comparison can use: one line naming the file and line.
+
+        Values <= 0 where a step forms a speedup (a comparator whose estimate is a speedup);
+        a single comparison with fewer than 2 measurements on a side. Inside a suite a
+        too-small benchmark is left to the steps (its verdict says "unclear", the others go on).
+        """
+        compares = [s for s in self.steps if s.component.kind == "comparator"]
+        if candidate is None or not compares:
+            return
+        if any(getattr(s.component, "estimate_kind", "speedup") == "speedup" for s in compares):
+            for bench, systems in suite.data.items():
+                for system in (baseline, candidate):
+                    sample = systems[system]
+                    bad = np.flatnonzero(sample.flat <= 0)
+                    if bad.size:
+                        idx = np.unravel_index(int(bad[0]), sample.shape)
+                        where = sample.locate(idx) if sample.positions is not None and sample.source else (
+                            f"benchmark {bench!r}, system {system!r}, measurement {int(bad[0]) + 1}")
+                        more = f" ({bad.size} such values)" if bad.size > 1 else ""
+                        raise DataError(f"{where}: value {float(sample.flat[bad[0]])!r} is not positive{more}; "
+                                        "times, rates and scores must be > 0 to form a speedup")
+        if len(suite) == 1:
+            bench = suite.benchmarks[0]
+            for system in (baseline, candidate):
+                sample = suite[bench][system]
+                if len(sample) < 2:
+                    where = sample.source or f"system {system!r}"
+                    raise DataError(f"{where}: {len(sample)} measurement; at least 2 per system are needed to "
+                                    "tell a change from noise")
+
     @staticmethod
     def _label(obj: Any, default: str) -> str:
         if isinstance(obj, str | os.PathLike):
@@ -273,6 +304,7 @@ class Pipeline:
         suite = inputs[0] if len(inputs) == 1 and isinstance(inputs[0], Suite) else self._as_suite(inputs)
         baseline, candidate = self._systems(suite)
         single = len(suite) == 1
+        self._check_inputs(suite, baseline, candidate)
         benchmarks = suite.benchmarks
         per_bench: dict[str, PerBenchmark] = {b: {} for b in benchmarks}
         suite_results: dict[str, Result] = {}

@@ -151,6 +151,40 @@ class SuiteSummary(Result):
     text: str = ""
 
 
+#: the value a comparison's estimate is compared with, per ``Comparator.estimate_kind``
+NO_CHANGE = {"speedup": 1.0, "probability": 0.5, "gain": 0.0}
+
+
+def conclusion(res: Result, kind: str = "speedup", one_sided: bool = False) -> str | None:
+    """What a Comparison concludes: "faster", "slower", "no change", "not faster" or "unclear".
+
+    None for other results or an estimate of kind "other". Slower: the estimate is on the slow
+    side of no change (speedup < 1, probability < 0.5, gain < 0) and significant, or the whole
+    interval is on the slow side; faster likewise. "no change": significant is False or the
+    interval contains no change. "unclear": the method could not conclude. A ``one_sided``
+    comparator (it only tests for an improvement) is "faster" or "not faster": its "not
+    significant" says nothing about a slowdown.
+    """
+    if not isinstance(res, Comparison) or kind not in NO_CHANGE:
+        return None
+    limit = NO_CHANGE[kind]
+    est = res.estimate
+    if one_sided:
+        if est is not None and ((res.significant is True and est > limit) or
+                                (res.ci_low is not None and res.ci_low > limit)):
+            return "faster"
+        return "not faster" if res.significant is not None or res.ci_low is not None else "unclear"
+    if est is not None and ((res.significant is True and est < limit) or
+                            (res.ci_high is not None and res.ci_high < limit)):
+        return "slower"
+    if est is not None and ((res.significant is True and est > limit) or
+                            (res.ci_low is not None and res.ci_low > limit)):
+        return "faster"
+    if res.significant is False or (res.ci_low is not None and res.ci_high is not None):
+        return "no change"
+    return "unclear"
+
+
 #: the four answers a verdict can give
 OUTCOMES = ("faster", "slower", "same", "unclear")
 
@@ -223,4 +257,4 @@ class SuiteVerdict(Result):
             if self.ci_low is not None and self.ci_high is not None:
                 level = f"{self.confidence:.0%} " if self.confidence else ""
                 text += f" ({level}CI {self.ci_low:.4g} to {self.ci_high:.4g})"
-        return text + (f"; {'; '.join(self.reasons)}" if self.reasons else "")
+        return text + "".join(f"; {r}" for r in self.reasons)

@@ -42,7 +42,7 @@ import numpy as np
 from .components import ESTIMATE_KINDS, KINDS, Comparator, Component, Estimator, Test, build
 from .data import Sample, Suite
 from .errors import ConfigError, DataError
-from .results import Comparison, Result, TestResult
+from .results import OUTCOMES, Comparison, Result, TestResult, Verdict
 
 __all__ = ["CheckOutcome", "check_component", "component_checks", "make_data", "parametrize_with_checks"]
 
@@ -162,9 +162,10 @@ def _as_samples(data: Any) -> Any:
     return Sample(data)
 
 
-def _check_result(res: Any, what: str, expected: type = Result) -> None:
-    assert isinstance(res, expected), (
-        f"{what} returned {type(res).__name__}, expected a pr.{expected.__name__}")
+def _check_result(res: Any, what: str, expected: type | tuple[type, ...] = Result) -> None:
+    kinds = expected if isinstance(expected, tuple) else (expected,)
+    assert isinstance(res, kinds), (
+        f"{what} returned {type(res).__name__}, expected a {' or '.join(f'pr.{k.__name__}' for k in kinds)}")
     try:
         d = res.to_dict()
     except Exception as exc:  # noqa: BLE001
@@ -319,7 +320,8 @@ class _Battery:
 
     def check_result(self) -> None:
         comp = self._fixed()
-        expected = {"test": TestResult, "comparator": Comparison}.get(comp.kind, Result)
+        # a comparator answers with a Comparison, or with a Verdict (the answer a person reads first)
+        expected = {"test": TestResult, "comparator": (Comparison, Verdict)}.get(comp.kind, Result)
         res = self.reference()
         _check_result(res, f"{comp.kind} method", expected)
         try:
@@ -359,6 +361,15 @@ class _Battery:
                     f"confidence {res.confidence!r} in the result, {asked!r} asked for")
             assert isinstance(res.verdict, str) and res.verdict, "verdict must be a non-empty sentence"
             assert isinstance(res.details, Mapping), "details must be a mapping"
+        if isinstance(res, Verdict):
+            assert res.outcome in OUTCOMES, f"outcome {res.outcome!r} is not one of {OUTCOMES}"
+            if res.ci_low is not None and res.ci_high is not None:
+                assert res.ci_low <= res.ci_high, f"interval [{res.ci_low}, {res.ci_high}] is reversed"
+            if isinstance(asked, float) and res.confidence is not None:
+                assert math.isclose(res.confidence, asked), (
+                    f"confidence {res.confidence!r} in the result, {asked!r} asked for")
+            assert res.reasons and all(isinstance(r, str) and r for r in res.reasons), (
+                "a verdict needs reasons: non-empty sentences, the first saying why")
 
     def check_random_state(self) -> None:
         if "random_state" not in self.names:
@@ -398,7 +409,7 @@ class _Battery:
                 "gain": "a gain in the candidate's favour (>0: candidate better)"}[kind]
         for lower, word in ((True, "times (lower is better)"), (False, "throughputs (higher is better)")):
             res = self._fixed().compare(_scaled(base, 1.0, lower), _scaled(base, SPEEDUP, lower))
-            est = getattr(res, "estimate", None)
+            est = res.speedup if isinstance(res, Verdict) else getattr(res, "estimate", None)
             faster = lower  # dividing times by 1.3 is faster; dividing throughputs is slower
             assert isinstance(est, int | float) and math.isfinite(est), (
                 f"candidate = baseline / {SPEEDUP} on {word}: estimate is {est!r}, expected a number "

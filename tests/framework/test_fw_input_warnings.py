@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import perfrigor as pr
 from perfrigor.cli import main
 
@@ -16,9 +14,12 @@ def test_nonpositive_values_are_a_report_warning(tmp_path, capsys):
     (w,) = [w for w in report.warnings if w["step"] == "(input)"]
     assert "neg.txt" in w["message"] and "1 of 6 values are <= 0" in w["message"]
     assert "(input): neg.txt: 1 of 6" in report.render("text")
-    assert main(["compare", str(neg), str(pos), "--pipeline", "gmm", "--format", "json"]) == 0
-    doc = json.loads(capsys.readouterr().out)
+    doc = report.to_dict()
     assert any(w["step"] == "(input)" for w in doc["warnings"])
+    # a pipeline that forms speedups (every preset: they end with the verdict) refuses them up front
+    assert main(["compare", str(neg), str(pos), "--pipeline", "gmm", "--format", "json"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "neg.txt" in err and "-0.5 is not positive" in err
 
 
 def test_positive_values_give_no_input_warning():

@@ -132,7 +132,7 @@ def test_directions_must_agree():
 def test_preset_runs_on_two_versions():
     config = pr.pipeline("gmm").to_config()
     steps = [s["component"] for s in config["steps"]]
-    assert steps == ["gmm", "gmm-fit", "mean-difference", "prob-faster", "prob-fastest"]
+    assert steps == ["gmm", "gmm-fit", "mean-difference", "prob-faster", "prob-fastest", "mode-comparison", "verdict"]
     for step in config["steps"]:  # the preset's steps, with a smaller bootstrap to keep the test fast
         if step["component"] == "gmm-fit":
             step["params"].update(n_bootstrap=200, random_state=1)

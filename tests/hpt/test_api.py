@@ -40,7 +40,7 @@ def test_registered_component_and_preset():
     assert pr.components()["hpt"] == "comparator"
     comp = pr.get("hpt", confidence=0.9)
     assert isinstance(comp, HPT) and comp.scope == "suite" and comp.confidence == 0.9
-    assert [s.component.name for s in pr.pipeline("hpt").steps] == ["hpt"]
+    assert [s.component.name for s in pr.pipeline("hpt").steps] == ["hpt", "verdict"]
 
 
 def test_conformance_battery():

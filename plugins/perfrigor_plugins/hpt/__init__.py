@@ -16,7 +16,7 @@ PRESET = {
     "name": "hpt",
     "description": "Hierarchical Performance Testing over a suite: confidence that the candidate "
                    "outperforms the baseline, and its 0.95-Speedup (Chen et al.)",
-    "steps": [{"component": "hpt"}],
+    "steps": [{"component": "hpt"}, {"component": "verdict"}],
 }
 
 

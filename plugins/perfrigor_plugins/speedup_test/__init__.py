@@ -37,6 +37,7 @@ PRESET = {
         {"component": "accelerated-proportion", "id": "proportion-mean", "statistic": "mean", "step": "mean"},
         {"component": "accelerated-proportion", "id": "proportion-median", "statistic": "median",
          "step": "median"},
+        {"component": "verdict"},  # the answer first: one calibrated outcome per benchmark
     ],
 }
 

@@ -1,0 +1,115 @@
+"""Calibration of every decision the default pipeline makes: A/A false alarms and power, by noise model.
+
+    python benchmarks/calibration.py [--replicates 1000] [--models a,b] [--power 1.01] [--jobs 2]
+                                     [--markdown] [--seed 0]
+
+For every noise model of ``perfrigor.simulate`` and each of its sizes, draws ``replicates``
+A/A benchmarks (the same program on both sides) and as many with the candidate truly
+``--power`` times faster, runs the default pipeline (its per-benchmark steps, plus the
+Speedup-Test's one-sided Welch and Wilcoxon-Mann-Whitney tests) on them, and prints per
+step the false-alarm rate (A/A: "faster" or "slower"; a test: "reject") and the power
+("faster"), each with its Monte-Carlo standard error. The verdict's row is the one users
+act on; every other row shows why the verdict picks what it picks. docs/methods/verdict.md
+shows this table (``--markdown``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures as cf
+import sys
+import time
+
+import perfrigor as pr
+from perfrigor import simulate
+
+EXTRA_TESTS = [{"component": "welch-t"}, {"component": "wilcoxon-mann-whitney"}]
+#: the acceptance bounds of the verdict (issue 10): A/A false alarms at most 5% plus Monte-Carlo
+#: error in every model, power at least 90% for a 1% speedup at 1% noise with 30 runs
+ALARM_BOUND, POWER_BOUND = 0.05, 0.90
+
+
+def calibration_pipeline() -> pr.Pipeline:
+    """The default preset's per-benchmark steps (suite steps do not apply to one benchmark) and two tests."""
+    preset = pr.get_registry().preset("default")
+    steps = [s for s in preset["steps"] if pr.get_registry().component_class(s["component"]).scope == "benchmark"]
+    return pr.Pipeline([*steps[:-1], *EXTRA_TESTS, steps[-1]], name="calibration")
+
+
+def run(models: list[str], replicates: int, power: float, seed: int, executor) -> list[dict]:
+    pipeline = calibration_pipeline()
+    rows = []
+    for name in models:
+        noise = simulate.model(name)
+        for size in noise.sizes:
+            start = time.perf_counter()
+            aa = simulate.calibrate(pipeline, noise, size, 1.0, replicates, seed, executor)
+            faster = simulate.calibrate(pipeline, noise, size, power, replicates, seed + 1, executor)
+            for step, rates in aa.items():
+                rows.append({"model": name, "size": size, "step": step, "alarm": rates.alarm,
+                             "power": faster[step].faster if step in faster else None,
+                             "unclear": rates.counts.get("unclear", 0) / replicates,
+                             "same": rates.counts.get("same", 0) / replicates})
+            print(f"  {name} n={size}: {time.perf_counter() - start:.1f} s", file=sys.stderr)
+    return rows
+
+
+def render(rows: list[dict], replicates: int, power: float, markdown: bool) -> str:
+    se = simulate.Rates.standard_error
+    out = []
+    if markdown:
+        out += [f"| noise model | n | step | A/A false alarms | power ({power - 1:.0%} faster) |",
+                "|---|---|---|---|---|"]
+    else:
+        out.append(f"{'noise model':<22} {'n':>4}  {'step':<24} {'A/A alarms':>16} {'power':>16}")
+    for r in rows:
+        alarm = f"{r['alarm']:.1%} ± {se(r['alarm'], replicates):.1%}"
+        pw = "-" if r["power"] is None else f"{r['power']:.1%} ± {se(r['power'], replicates):.1%}"
+        step = f"**{r['step']}**" if markdown and r["step"] == "verdict" else r["step"]
+        if markdown:
+            out.append(f"| {r['model']} | {r['size']} | {step} | {alarm} | {pw} |")
+        else:
+            out.append(f"{r['model']:<22} {r['size']:>4}  {step:<24} {alarm:>16} {pw:>16}")
+    return "\n".join(out)
+
+
+def check(rows: list[dict], replicates: int, power: float) -> list[str]:
+    """The verdict's rows that break the acceptance bounds (alarm <= 5% + 2 SE; iid power >= 90% - 2 SE)."""
+    bad = []
+    slack = 2 * simulate.Rates.standard_error(ALARM_BOUND, replicates)
+    for r in rows:
+        if r["step"] != "verdict":
+            continue
+        if r["alarm"] > ALARM_BOUND + slack:
+            bad.append(f"{r['model']} n={r['size']}: A/A false alarms {r['alarm']:.1%}")
+        if (r["model"] == "iid-normal" and r["size"] == 30 and abs(power - 1.01) < 1e-9
+                and r["power"] < POWER_BOUND - 2 * simulate.Rates.standard_error(POWER_BOUND, replicates)):
+            bad.append(f"iid-normal n=30: power {r['power']:.1%} for a 1% speedup")
+    return bad
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--replicates", type=int, default=1000)
+    ap.add_argument("--models", default=",".join(simulate.names()))
+    ap.add_argument("--power", type=float, default=1.01, help="true speedup of the power runs (default 1.01)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--markdown", action="store_true")
+    args = ap.parse_args()
+    models = [m.strip() for m in args.models.split(",") if m.strip()]
+    pool = cf.ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
+    try:
+        rows = run(models, args.replicates, args.power, args.seed, pool)
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    print(render(rows, args.replicates, args.power, args.markdown))
+    bad = check(rows, args.replicates, args.power)
+    for line in bad:
+        print(f"OUT OF BOUNDS: {line}", file=sys.stderr)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,272 @@
+"""Noise models for calibrating a decision by simulation: A/A false alarms and power.
+
+Every decision perfrigor makes for a user (a verdict, a warning, a default) has its
+false-alarm rate and power measured under realistic noise. A :class:`NoiseModel` draws
+the measurements of a baseline and a candidate whose true speedup is known (1.0: an A/A
+experiment, the same program on both sides), so any comparator, test or pipeline can be
+checked against it — perfrigor's own calibration (``benchmarks/calibration.py``) and a
+plugin author's alike. Knows no statistical method.
+
+Every model is written relative to a typical value of 1 ms (times, lower is better) and
+a run-to-run noise given as a coefficient of variation; ``speedup`` divides the
+candidate's times.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import attrs
+import numpy as np
+
+from .components import check_random_state
+from .data import Sample
+from .errors import ConfigError
+
+Draw = Callable[[np.random.Generator, int], np.ndarray]
+"""Draws one system's measurements: ``(rng, size) -> array`` (flat or hierarchical)."""
+
+
+@attrs.frozen
+class NoiseModel:
+    """A named family of noisy measurements: how one system's runs are drawn, and at which sizes.
+
+    ``draw(rng, size)`` returns one system's measurements around 1 (relative times);
+    ``sizes`` are the run counts (or top-level unit counts) it is simulated at;
+    ``levels`` names the levels of hierarchical draws (None: flat).
+    """
+
+    name: str
+    description: str
+    draw: Draw = attrs.field(repr=False)
+    sizes: tuple[int, ...]
+    levels: tuple[str, ...] | None = None
+    scale: float = 1e-3  # seconds: a typical value of 1 ms
+
+    def pair(self, size: int, speedup: float = 1.0, random_state: Any = None) -> tuple[Sample, Sample]:
+        """A baseline and a candidate ``speedup`` times faster (1.0: A/A), as Samples in seconds."""
+        if not speedup > 0:
+            raise ConfigError(f"speedup must be > 0, got {speedup!r}")
+        rng = check_random_state(random_state)
+        old = self.draw(rng, size) * self.scale
+        new = self.draw(rng, size) * self.scale / speedup
+        return (Sample(old, levels=self.levels, name="baseline"), Sample(new, levels=self.levels, name="candidate"))
+
+    def pairs(self, size: int, count: int, speedup: float = 1.0, random_state: Any = None
+              ) -> list[tuple[Sample, Sample]]:
+        """``count`` independent pairs (one Generator drives them all: reproducible with ``random_state``)."""
+        rng = check_random_state(random_state)
+        return [self.pair(size, speedup, rng) for _ in range(count)]
+
+
+# ----------------------------------------------------------------------------- the draws
+
+def _normal(cv: float) -> Draw:
+    return lambda rng, n: 1.0 + cv * rng.standard_normal(n)
+
+
+def _lognormal(sigma: float) -> Draw:
+    return lambda rng, n: np.exp(sigma * rng.standard_normal(n))
+
+
+def _outliers(cv: float, share: float, low: float, high: float) -> Draw:
+    def draw(rng: np.random.Generator, n: int) -> np.ndarray:
+        x = 1.0 + cv * rng.standard_normal(n)
+        hit = rng.random(n) < share
+        return np.where(hit, x * rng.uniform(low, high, n), x)
+    return draw
+
+
+def _heavy_tails(cv: float, df: float) -> Draw:
+    return lambda rng, n: 1.0 + cv * rng.standard_t(df, n) / np.sqrt(df / (df - 2))
+
+
+def _hierarchical(iterations: int, cv: float, between: float) -> Draw:
+    """``n`` invocations x ``iterations``: a random effect per invocation, ``between`` x the iteration noise."""
+    def draw(rng: np.random.Generator, n: int) -> np.ndarray:
+        effect = between * cv * rng.standard_normal((n, 1))
+        return 1.0 + effect + cv * rng.standard_normal((n, iterations))
+    return draw
+
+
+def _undeclared(iterations: int, cv: float, between: float) -> Draw:
+    """The hierarchical draw flattened, as a tool that forgets the invocations would record it."""
+    inner = _hierarchical(iterations, cv, between)
+    return lambda rng, n: inner(rng, max(1, n // iterations)).reshape(-1)
+
+
+def _session_modes(cv: float, gap: float, low: float, high: float) -> Draw:
+    """Two modes (1 and 1 + gap); the slow mode's share drawn anew per session (per system)."""
+    def draw(rng: np.random.Generator, n: int) -> np.ndarray:
+        share = rng.uniform(low, high)
+        slow = rng.random(n) < share
+        return np.where(slow, 1.0 + gap, 1.0) * (1.0 + cv * rng.standard_normal(n))
+    return draw
+
+
+def _three_modes(cv: float) -> Draw:
+    """Three fixed modes (1, 1.15, 1.4 with shares 60/30/10%): multimodal, nothing session-dependent."""
+    def draw(rng: np.random.Generator, n: int) -> np.ndarray:
+        where = rng.choice(3, size=n, p=[0.6, 0.3, 0.1])
+        return np.array([1.0, 1.15, 1.4])[where] * (1.0 + cv * rng.standard_normal(n))
+    return draw
+
+
+def ar1(rng: np.random.Generator, n: int, phi: float) -> np.ndarray:
+    """A stationary AR(1) series of unit variance."""
+    e = rng.standard_normal(n) * np.sqrt(1.0 - phi * phi)
+    out = np.empty(n)
+    out[0] = rng.standard_normal()
+    for t in range(1, n):  # a recursion: each value needs the previous one
+        out[t] = phi * out[t - 1] + e[t]
+    return out
+
+
+def _ar1_drift(cv: float, phi: float, drift: float) -> Draw:
+    return lambda rng, n: (1.0 + cv * ar1(rng, n, phi)) * (1.0 + drift * np.linspace(0.0, 1.0, n))
+
+
+def _warmup(cv: float, runs: int, slower: float) -> Draw:
+    def draw(rng: np.random.Generator, n: int) -> np.ndarray:
+        x = 1.0 + cv * rng.standard_normal(n)
+        x[:runs] *= 1.0 + slower * np.linspace(1.0, 0.0, runs, endpoint=False)[: min(runs, n)]
+        return x
+    return draw
+
+
+def _level_shift(cv: float, shift: float) -> Draw:
+    """A frequency change half-way through the session: the second half ``shift`` slower, at a random point."""
+    def draw(rng: np.random.Generator, n: int) -> np.ndarray:
+        x = 1.0 + cv * rng.standard_normal(n)
+        at = rng.integers(n // 4, 3 * n // 4 + 1)
+        x[at:] *= 1.0 + shift
+        return x
+    return draw
+
+
+def _ticks(mean: float, sd: float) -> Draw:
+    """A coarse timer: values rounded to whole ticks of 1/``mean`` (about 10% of the value)."""
+    return lambda rng, n: np.round(mean + sd * rng.standard_normal(n)) / mean
+
+
+MODELS: dict[str, NoiseModel] = {m.name: m for m in (
+    NoiseModel("iid-normal", "independent runs, normal noise of 1% (cv)", _normal(0.01), (10, 30, 100)),
+    NoiseModel("log-normal", "independent runs, log-normal noise (sigma 0.1 on the log scale: a right tail)",
+               _lognormal(0.1), (10, 30, 100)),
+    NoiseModel("outliers", "1% normal noise and 3% of runs slowed 1.5x to 3x (interrupts, page faults)",
+               _outliers(0.01, 0.03, 1.5, 3.0), (30, 100)),
+    NoiseModel("heavy-tails", "Student t noise with 3 degrees of freedom, 1% cv", _heavy_tails(0.01, 3.0), (30, 100)),
+    NoiseModel("hierarchical", "invocations x 30 iterations, levels declared; the invocation effect is 3x the "
+               "iteration noise (1%)", _hierarchical(30, 0.01, 3.0), (5, 10), ("invocation", "iteration")),
+    NoiseModel("undeclared-hierarchy", "the same, flattened: 10 runs per invocation recorded as one series",
+               _undeclared(10, 0.01, 3.0), (30, 100)),
+    NoiseModel("session-modes", "two modes 30% apart (1% noise each); the slow mode's share is drawn anew per "
+               "session in [5%, 45%]", _session_modes(0.01, 0.3, 0.05, 0.45), (30, 100)),
+    NoiseModel("three-modes", "three fixed modes (shares 60/30/10%), 1% noise each", _three_modes(0.01), (30, 100)),
+    NoiseModel("ar1-drift", "AR(1) autocorrelation 0.5 and a 2% drift over the run order, 1% noise",
+               _ar1_drift(0.01, 0.5, 0.02), (30, 100)),
+    NoiseModel("warmup", "the first 5 runs up to 10% slower, then 1% normal noise", _warmup(0.01, 5, 0.10),
+               (30, 100)),
+    NoiseModel("level-shift", "a 3% step at a random point of the session (frequency change), 1% noise",
+               _level_shift(0.01, 0.03), (30, 100)),
+    NoiseModel("tiny-ticks", "3 or 5 runs on a coarse timer: 10.3 ticks, sd 0.5 tick, rounded to whole ticks",
+               _ticks(10.3, 0.5), (3, 5)),
+)}
+
+
+def model(name: str) -> NoiseModel:
+    """The noise model registered as ``name``."""
+    try:
+        return MODELS[name]
+    except KeyError:
+        from .registry import did_you_mean
+
+        raise ConfigError(f"no noise model {name!r}{did_you_mean(name, MODELS)} "
+                          f"(models: {', '.join(MODELS)})") from None
+
+
+def names() -> Sequence[str]:
+    return list(MODELS)
+
+
+# ----------------------------------------------------------------------------- calibration
+
+@attrs.frozen
+class Rates:
+    """How often one step said what, over ``replicates`` simulated benchmarks.
+
+    ``counts`` maps each answer ("faster", "slower", "same", "unclear" for verdicts;
+    "faster", "slower", "no change", "not faster", "unclear" for comparisons; "reject",
+    "accept" for tests) to its count; ``alarm`` is the share of "faster" or "slower" (a
+    test's "reject"), the false-alarm rate in an A/A experiment; ``faster`` the share of
+    "faster" (a test's "reject"), the power when the candidate is truly faster.
+    """
+
+    step: str
+    component: str
+    replicates: int
+    counts: dict[str, int]
+
+    @property
+    def alarm(self) -> float:
+        hits = self.counts.get("faster", 0) + self.counts.get("slower", 0) + self.counts.get("reject", 0)
+        return hits / self.replicates
+
+    @property
+    def faster(self) -> float:
+        return (self.counts.get("faster", 0) + self.counts.get("reject", 0)) / self.replicates
+
+    @staticmethod
+    def standard_error(rate: float, replicates: int) -> float:
+        """The Monte-Carlo standard error of a rate estimated from ``replicates`` draws."""
+        return float(np.sqrt(max(rate * (1.0 - rate), 1e-12) / replicates))
+
+
+def calibrate(pipeline: Any, noise: NoiseModel | str, size: int, speedup: float = 1.0, replicates: int = 500,
+              random_state: Any = 0, executor: Any = None) -> dict[str, Rates]:
+    """Run ``pipeline`` on ``replicates`` simulated benchmarks; how often each step said what.
+
+    The benchmarks form one suite (each a fresh draw of ``noise`` at ``size``, candidate
+    ``speedup`` times faster), so the pipeline's executor and batching apply. Every
+    per-benchmark step that compares the baseline with the candidate is tallied: verdicts by
+    their outcome, comparisons by what they conclude (:func:`perfrigor.conclusion`), tests by
+    rejection.
+    """
+    from .components import pair_key
+    from .data import Suite
+    from .registry import get_registry
+    from .results import Comparison, TestResult, Verdict, conclusion
+
+    noise = model(noise) if isinstance(noise, str) else noise
+    pairs = noise.pairs(size, replicates, speedup, random_state)
+    suite = Suite({f"r{i:05d}": {"baseline": a, "candidate": b} for i, (a, b) in enumerate(pairs)},
+                  systems=("baseline", "candidate"))
+    report = pipeline.run(suite, executor=executor)
+    key = pair_key("baseline", "candidate")
+    registry = get_registry().components
+    out: dict[str, Rates] = {}
+    for step in report.steps:
+        rec = registry.get(step.component)
+        kind = getattr(rec.obj, "estimate_kind", "speedup") if rec is not None else "speedup"
+        sided = bool(getattr(rec.obj, "one_sided", False)) if rec is not None else False
+        counts: dict[str, int] = {}
+        seen = 0
+        for results in report.benchmark_results.values():
+            res = results.get(step.id, {}).get(key)
+            if isinstance(res, Verdict):
+                answer = res.outcome
+            elif isinstance(res, Comparison):
+                answer = conclusion(res, kind, sided)
+            elif isinstance(res, TestResult):
+                answer = "reject" if res.reject else "accept"
+            else:
+                continue
+            seen += 1
+            counts[answer or "unclear"] = counts.get(answer or "unclear", 0) + 1
+        failed = sum(1 for e in report.errors if e["step"] == step.id)
+        if failed:
+            counts["error"] = failed
+        if seen:
+            out[step.id] = Rates(step.id, step.component, replicates, counts)
+    return out

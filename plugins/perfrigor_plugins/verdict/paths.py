@@ -1,0 +1,207 @@
+"""The three ways the verdict answers, each chosen when its assumptions hold for the data.
+
+- hierarchical samples: Kalibera & Jones, Fieller's interval of the ratio of the top-level
+  means (the runs within a unit are not independent replicates);
+- flat samples with several clear modes (``mode-comparison``): the shift within the
+  dominant mode; a change of the modes' shares alone is "unclear";
+- flat samples otherwise: the Hodges-Lehmann shift of log values with the rank-sum interval
+  (the Speedup-Test's Wilcoxon-Mann-Whitney test, inverted), widened by the effective sample
+  size when the runs are serially dependent; Fieller's interval of the means instead when the
+  configured statistic is the mean and the runs are independent.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import numpy as np
+import perfrigor as pr
+
+from .evidence import Evidence, Found
+from .rules import Answer, interval_from_shift, speedup_from_shift
+
+#: fewer effective (independent) runs than this on a side, and a dependent series cannot be compared:
+#: its autocorrelation time is too uncertain (calibration: an undeclared hierarchy of 3 invocations)
+MIN_EFFECTIVE_RUNS = 5
+
+
+@attrs.frozen
+class Path:
+    """One path's answer and what a person needs to read it."""
+
+    method: str
+    answer: Answer
+    statistic: str
+    baseline: float | None
+    candidate: float | None
+    flags: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()  # diagnostics worth a sentence (dependence, drift, warm-up, modes)
+    unclear: str | None = None  # when set, the outcome is "unclear" for this reason, whatever the interval
+    details: dict[str, Any] = attrs.field(factory=dict)
+
+
+def _significant(low: float | None, high: float | None) -> bool | None:
+    if low is None or high is None:
+        return None
+    return low > 1.0 or high < 1.0
+
+
+def hierarchical(old: pr.Sample, new: pr.Sample, ev: Evidence) -> Path:
+    """Kalibera & Jones: Fieller's interval on the top-level means."""
+    found = ev.fieller
+    flags, notes = ["hierarchical"], []
+    for who, f in zip(("baseline", "candidate"), ev.independence, strict=True):
+        res = f.result if f is not None else None
+        if res is None:
+            continue
+        top = getattr(res, "top", None)
+        if top is not None and getattr(top, "dependent", False):
+            flags.append("dependence")
+            notes.append(f"{who}'s {top.level}s are serially dependent (lag-1 autocorrelation {top.lag1:.2f})")
+        if top is not None and getattr(top, "trending", False):
+            flags.append("trend")
+            notes.append(f"{who}'s {top.level}s drift {top.drift:+.1%} over the experiment")
+        if getattr(res, "warmup", 0):
+            notes.append(f"{who}: the first {res.warmup} {res.runs.level}(s) of every {old.levels[-2]} stand out "
+                         f"({res.warmup_change:+.1%}): warm-up, drop them")
+    level = old.levels[0]
+    if found is None or found.result is None:
+        why = found.error if found is not None else "no fieller component is registered"
+        return Path("fieller", Answer(None, None, None, None), f"{level} mean", None, None, tuple(flags),
+                    tuple(notes), unclear=f"Kalibera & Jones' interval cannot be computed: {why}")
+    res = found.result
+    answer = Answer(res.estimate, res.ci_low, res.ci_high, _significant(res.ci_low, res.ci_high), res.pvalue)
+    n_top = res.details.get("n_top", {})
+    return Path(found.source, answer, f"mean of {n_top.get('baseline', old.shape[0])} {level}s",
+                res.details.get("baseline_mean"), res.details.get("candidate_mean"), tuple(dict.fromkeys(flags)),
+                tuple(notes), details={"n_top": dict(n_top)})
+
+
+def independence_of(ev: Evidence) -> tuple[tuple[float, float], list[str], list[str], bool]:
+    """(tau_baseline, tau_candidate), flags, notes, dependent: how much to widen a flat interval."""
+    taus, flags, notes, dependent = [], [], [], False
+    for who, f in zip(("baseline", "candidate"), ev.independence, strict=True):
+        res = f.result if f is not None else None
+        runs = getattr(res, "runs", None)
+        if runs is None or not runs.checked:
+            taus.append(1.0)
+            continue
+        taus.append(float(runs.tau) if runs.dependent else 1.0)
+        if runs.dependent:
+            dependent = True
+            flags.append("dependence")
+            notes.append(f"{who}'s runs are serially dependent (lag-1 autocorrelation {runs.lag1:.2f}): "
+                         f"its {runs.n} runs count as about {runs.n_eff:.0f}; the interval is widened")
+        if runs.trending:
+            flags.append("trend")
+            notes.append(f"{who}'s runs drift {runs.drift:+.1%} from first to last: interleave the systems' "
+                         "runs or warm the machine up first")
+    return (taus[0], taus[1]), flags, notes, dependent
+
+
+def ranks(old: pr.Sample, new: pr.Sample, confidence: float, method: str,
+          taus: tuple[float, float], flags: list[str], notes: list[str]) -> Path:
+    """Hodges-Lehmann shift of log values, rank-sum interval widened by the autocorrelation times."""
+    x, y = old.flat, new.flat
+    shift = pr.stats.hodges_lehmann(np.log(x), np.log(y), confidence, inflation=taus)
+    lib = old.lower_is_better
+    low, high = interval_from_shift(shift.ci_low, shift.ci_high, lib)
+    unclear = None
+    alpha = 1.0 - confidence
+    if shift.min_pvalue > alpha:
+        flags.append("tiny")
+        unclear = (f"{x.size} and {y.size} runs cannot show a change at {confidence:.0%}: the rank test's "
+                   f"smallest p-value is {shift.min_pvalue:.2g} (run at least {_runs_for(alpha)} per system)")
+    n_eff = min(x.size / taus[0], y.size / taus[1])
+    if unclear is None and n_eff < MIN_EFFECTIVE_RUNS:
+        unclear = (f"the runs are so dependent that {min(x.size, y.size)} count as about {n_eff:.0f} independent "
+                   f"ones, too few to tell (at least {MIN_EFFECTIVE_RUNS}): record the runs' grouping "
+                   "(invocations, sessions) as levels, or run more separate processes")
+    resolution = _resolution(np.concatenate([x, y]))
+    if resolution is not None and low is not None:
+        flags.append("resolution")
+        low, high = low / (1.0 + resolution), high * (1.0 + resolution)
+        notes.append(f"the values sit on a grid of {resolution:.2%} of their size (the timer's resolution): "
+                     "the interval is widened by it")
+    answer = Answer(speedup_from_shift(shift.estimate, lib), low, high,
+                    None if unclear else shift.pvalue < alpha, shift.pvalue)
+    return Path(method, answer, "median", float(np.median(x)), float(np.median(y)), tuple(dict.fromkeys(flags)),
+                tuple(notes), unclear,
+                details={"test": shift.method, "pvalue": shift.pvalue, "tau": list(taus), "df": shift.df})
+
+
+def _runs_for(alpha: float) -> int:
+    """The fewest runs per system (equal counts) with which the exact rank test can reach ``alpha``."""
+    from math import comb
+
+    n = 2
+    while 2.0 / comb(2 * n, n) > alpha:
+        n += 1
+    return n
+
+
+def _resolution(values: np.ndarray) -> float | None:
+    """The grid step of quantised values relative to their median, when the timer's resolution shows.
+
+    Values are quantised when they take few distinct values (at most half the runs) all on a
+    common step; the step matters when it is above 0.1% of the values.
+    """
+    distinct = np.unique(values)
+    if distinct.size < 2 or distinct.size > values.size // 2:
+        return None
+    step = float(np.diff(distinct).min())
+    units = (distinct - distinct[0]) / step
+    if not np.allclose(units, np.round(units), rtol=0.0, atol=1e-6):
+        return None
+    rel = step / float(np.median(values))
+    return rel if rel > 1e-3 else None
+
+
+def means(old: pr.Sample, new: pr.Sample, ev: Evidence) -> Path:
+    """Fieller's interval of the ratio of means on flat independent runs (statistic = "mean")."""
+    found = ev.fieller
+    if found is None or found.result is None:
+        why = found.error if found is not None else "no fieller component is registered"
+        return Path("fieller", Answer(None, None, None, None), "mean", None, None,
+                    unclear=f"the interval of the means cannot be computed: {why}")
+    res = found.result
+    answer = Answer(res.estimate, res.ci_low, res.ci_high, _significant(res.ci_low, res.ci_high), res.pvalue)
+    return Path(found.source, answer, "mean", float(old.flat.mean()), float(new.flat.mean()))
+
+
+def modes(old: pr.Sample, new: pr.Sample, found: Found, confidence: float, taus: tuple[float, float],
+          flags: list[str], notes: list[str]) -> Path:
+    """The shift within the dominant mode (rank interval widened for dependence); moved shares alone: unclear."""
+    res = found.result
+    unit = f" {old.unit}" if old.unit else ""
+    matched = list(res.modes)
+    flags = ["multimodal", *flags]
+    shares = "; ".join(f"{m.baseline_share:.0%} vs {m.candidate_share:.0%} of runs at "
+                       f"{_loc(m.baseline_location if m.baseline_location is not None else m.candidate_location)}"
+                       f"{unit}" for m in matched)
+    alpha = 1.0 - confidence
+    moved = res.shares_pvalue is not None and res.shares_pvalue < alpha
+    details = {"kind": res.kind, "shares": shares, "shares_pvalue": res.shares_pvalue}
+    notes = [f"{'the same' if res.kind == 'shared' else 'shifted'} {len(matched)} modes: {shares}"
+             + (f" (the shares differ, p = {res.shares_pvalue:.2g})" if moved else ""), *notes]
+    if moved:
+        flags.append("shares")
+    d = res.dominant
+    x = old.flat[np.asarray(res.baseline_modes) == d]
+    y = new.flat[np.asarray(res.candidate_modes) == d]
+    main = matched[d]
+    where = _loc(main.baseline_location if main.baseline_location is not None else main.candidate_location)
+    path = ranks(pr.Sample(x, unit=old.unit, lower_is_better=old.lower_is_better),
+                 pr.Sample(y, unit=new.unit, lower_is_better=new.lower_is_better), confidence, found.source,
+                 taus, flags, notes)
+    unclear = path.unclear
+    if unclear is None and moved and not path.answer.significant:
+        unclear = (f"the modes did not move, their shares did: {shares}; that is the session, not the code, "
+                   "as often as not: rerun both systems in several sessions")
+    return attrs.evolve(path, statistic=f"mode at {where}{unit}", unclear=unclear,
+                        details={**path.details, **details})
+
+
+def _loc(x: float | None) -> str:
+    return "?" if x is None else f"{x:.4g}"

@@ -1,0 +1,92 @@
+"""The sentences of a verdict: the answer first, then what the diagnostics saw, then why other steps differ."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import perfrigor as pr
+
+from .paths import Path
+from .rules import FASTER, SAME, SLOWER, UNCLEAR, runs_needed
+
+#: components whose answer is about means (they move with a slow tail or with the modes' shares)
+MEAN_BASED = ("fieller", "bootstrap-ratio", "mean-difference")
+
+
+def pct(speedup: float) -> str:
+    """"6.1% faster" for a speedup of 1.061, "11% slower" for 0.9 (the candidate takes 11% longer)."""
+    if speedup >= 1.0:
+        return f"{_num(100 * (speedup - 1.0))}% faster"
+    return f"{_num(100 * (1.0 / speedup - 1.0))}% slower"
+
+
+def _num(x: float) -> str:
+    return f"{x:.2g}" if x < 10 else f"{x:.0f}"
+
+
+def _between(low: float, high: float) -> str:
+    return f"between {pct(low)} and {pct(high)}"
+
+
+def answer_reason(path: Path, outcome: str, threshold: float, confidence: float, n: int) -> str:
+    """The first reason: the answer in a few words (the table's "why")."""
+    a = path.answer
+    p = f" (p = {a.pvalue:.2g})" if a.pvalue is not None else ""
+    if outcome in (FASTER, SLOWER):
+        what = "typical run" if path.statistic == "median" else path.statistic
+        return f"{what} {pct(a.speedup)}{p}"
+    if outcome == SAME:
+        return f"within ±{threshold:.3g}: {_between(a.ci_low, a.ci_high)} at {confidence:.0%}".replace(
+            f"±{threshold:.3g}", f"±{100 * threshold:.3g}%")
+    if path.unclear:
+        return path.unclear
+    if a.ci_low is None or a.ci_high is None:
+        return f"no {confidence:.0%} interval from these runs"
+    need = runs_needed(n, a.ci_low, a.ci_high, threshold)
+    more = f"; about {need} runs per system would tell" if need and n < need <= 10 * n else ""
+    return f"{_between(a.ci_low, a.ci_high)} at {confidence:.0%}: too uncertain to tell{more}"
+
+
+def disagreements(path: Path, outcome: str, comparisons: Mapping[str, tuple[str, pr.Comparison]],
+                  sample: pr.Sample, n: int, threshold: float) -> list[str]:
+    """One sentence per kind of disagreement: which steps answer otherwise, and why the verdict does not follow."""
+    registry = pr.get_registry().components
+    ours = {FASTER: FASTER, SLOWER: SLOWER, SAME: "no change", UNCLEAR: None}[outcome]
+    groups: dict[str, list[tuple[str, str, pr.Comparison]]] = {}
+    for step_id, (component, res) in comparisons.items():
+        if step_id == path.method:
+            continue
+        rec = registry.get(component)
+        cls = rec.obj if rec is not None else None
+        if getattr(cls, "estimate_kind", "speedup") != "speedup" or getattr(cls, "scope", "benchmark") != "benchmark":
+            continue
+        theirs = pr.conclusion(res, "speedup", bool(getattr(cls, "one_sided", False)))
+        if theirs not in (FASTER, SLOWER, "no change") or theirs == ours or (theirs == "no change" and outcome == UNCLEAR):
+            continue
+        groups.setdefault(theirs, []).append((step_id, component, res))
+    out = []
+    for theirs, items in groups.items():
+        names = ", ".join(s for s, _, _ in items)
+        verb = "say" if len(items) > 1 else "says"
+        said = theirs if theirs != FASTER and theirs != SLOWER else f"{theirs} ({pct(items[0][2].estimate)})"
+        out.append(f"{names} {verb} {said}: {_why(path, outcome, [c for _, c, _ in items], sample, n, threshold)}")
+    return out
+
+
+def _why(path: Path, outcome: str, components: list[str], sample: pr.Sample, n: int, threshold: float) -> str:
+    mean_based = all(c in MEAN_BASED for c in components)
+    if "hierarchical" in path.flags and not mean_based:
+        return (f"it treats all {n} runs as independent, but they come in {sample.levels[0]}s "
+                f"(Kalibera & Jones: compare the {sample.levels[0]} means)")
+    if "dependence" in path.flags:
+        return "it assumes independent runs; these are serially dependent"
+    if "multimodal" in path.flags:
+        shares = path.details.get("shares", "")
+        if mean_based:
+            return f"the mean moves with the modes' shares ({shares})" if shares else "the mean mixes the modes"
+        return "it mixes the modes"
+    if outcome == SAME:
+        return f"a change that small (within ±{100 * threshold:.3g}%) does not count"
+    if mean_based and path.statistic == "median":
+        return "the mean weighs the slow runs that the typical run ignores"
+    return "it answers another question"

@@ -1,0 +1,76 @@
+"""The decision rules shared by every path of the verdict: outcome from an interval, speedup from a shift.
+
+A verdict is "same" when the speedup's interval lies within the band [1/(1+h), 1+h] (h the
+threshold: changes smaller than that do not matter); otherwise "faster" or "slower" when
+the test is significant; otherwise "unclear". A significant change that stays within the
+band is "same": real, but smaller than what was declared to matter (as criterion.rs's
+noise threshold).
+"""
+
+from __future__ import annotations
+
+import math
+
+import attrs
+
+FASTER, SLOWER, SAME, UNCLEAR = "faster", "slower", "same", "unclear"
+
+
+@attrs.frozen
+class Answer:
+    """A path's answer before it becomes a Verdict: speedup (>1 better), interval, significance."""
+
+    speedup: float | None
+    ci_low: float | None
+    ci_high: float | None
+    significant: bool | None
+    pvalue: float | None = None
+
+
+def band(threshold: float) -> tuple[float, float]:
+    """The speedups that count as "the same": [1/(1+h), 1+h], symmetric on the log scale."""
+    return 1.0 / (1.0 + threshold), 1.0 + threshold
+
+
+def outcome(answer: Answer, threshold: float) -> str:
+    """faster / slower / same / unclear from an answer (see the module docstring)."""
+    if answer.speedup is None or answer.ci_low is None or answer.ci_high is None:
+        return UNCLEAR
+    low, high = band(threshold)
+    if low <= answer.ci_low and answer.ci_high <= high:
+        return SAME
+    if answer.significant:
+        return FASTER if answer.speedup > 1.0 else SLOWER
+    return UNCLEAR
+
+
+def speedup_from_shift(shift: float | None, lower_is_better: bool) -> float | None:
+    """Speedup from a shift of log values baseline - candidate (times: old/new; rates: new/old)."""
+    if shift is None:
+        return None
+    return math.exp(shift if lower_is_better else -shift)
+
+
+def interval_from_shift(low: float | None, high: float | None, lower_is_better: bool
+                        ) -> tuple[float | None, float | None]:
+    """The speedup interval from the interval of the log shift baseline - candidate."""
+    if low is None or high is None:
+        return None, None
+    a, b = speedup_from_shift(low, lower_is_better), speedup_from_shift(high, lower_is_better)
+    return (a, b) if a <= b else (b, a)
+
+
+def change(speedup: float, lower_is_better: bool) -> float:
+    """The metric's relative change candidate vs baseline (times: 1/speedup - 1, so -6% = faster)."""
+    return 1.0 / speedup - 1.0 if lower_is_better else speedup - 1.0
+
+
+def runs_needed(n: int, ci_low: float, ci_high: float, threshold: float) -> int | None:
+    """About how many runs per system would make the interval fit within the band (halfwidth ~ 1/sqrt(n))."""
+    if threshold <= 0 or ci_low <= 0:
+        return None
+    half = (math.log(ci_high) - math.log(ci_low)) / 2
+    target = math.log(1.0 + threshold) / 2  # a centred interval of this half-width fits the band
+    if half <= target:
+        return None
+    return int(math.ceil(n * (half / target) ** 2))

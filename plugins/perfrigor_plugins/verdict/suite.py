@@ -1,0 +1,63 @@
+"""The suite's verdict: counts of outcomes, the geometric-mean speedup with its interval, the HPT line."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+import numpy as np
+import perfrigor as pr
+from scipy import special
+
+from .reasons import pct
+from .rules import FASTER, SAME, SLOWER, UNCLEAR
+
+OUTCOMES = (FASTER, SLOWER, SAME, UNCLEAR)
+
+
+def geometric_mean(verdicts: Mapping[str, pr.Verdict], confidence: float
+                   ) -> tuple[float | None, float | None, float | None, list[str]]:
+    """Geometric mean of the benchmarks' speedups, with an interval propagated from theirs.
+
+    Each benchmark's interval gives a standard error on the log scale (half-width / z);
+    the mean of k logs has the standard error sqrt(sum se²) / k (the benchmarks are measured
+    independently). This is about *these* benchmarks; HPT answers for the population of
+    programs they sample.
+    """
+    z = float(special.ndtri(0.5 + confidence / 2))
+    logs, ses, left_out = [], [], []
+    for bench, v in verdicts.items():
+        if v.speedup is None or v.ci_low is None or v.ci_high is None or v.ci_low <= 0:
+            left_out.append(bench)
+            continue
+        vz = float(special.ndtri(0.5 + (v.confidence or confidence) / 2))
+        logs.append(math.log(v.speedup))
+        ses.append((math.log(v.ci_high) - math.log(v.ci_low)) / (2 * vz))
+    if not logs:
+        return None, None, None, left_out
+    centre = float(np.mean(logs))
+    se = math.sqrt(float(np.sum(np.square(ses)))) / len(logs)
+    return math.exp(centre), math.exp(centre - z * se), math.exp(centre + z * se), left_out
+
+
+def suite_verdict(verdicts: Mapping[str, pr.Verdict], confidence: float, previous: pr.Previous | None
+                  ) -> pr.SuiteVerdict:
+    names = {o: tuple(b for b, v in verdicts.items() if v.outcome == o) for o in OUTCOMES}
+    counts = {o: len(b) for o, b in names.items()}
+    speedup, low, high, left_out = geometric_mean(verdicts, confidence)
+    reasons = []
+    if names[SLOWER]:
+        reasons.append(f"slower: {', '.join(names[SLOWER])}")
+    if speedup is not None:
+        reasons.append(f"geometric mean {pct(speedup)} (CI {pct(low)} to {pct(high)}) over "
+                       f"{len(verdicts) - len(left_out)} benchmarks")
+    if left_out:
+        reasons.append(f"left out of the geometric mean (no interval): {', '.join(left_out)}")
+    details: dict = {}
+    hpt = previous.find("hpt") if isinstance(previous, pr.Previous) else None
+    if hpt is not None and isinstance(hpt[1], pr.Comparison):
+        reasons.append(f"HPT ({hpt[0]}): {hpt[1].describe()}")
+        details["hpt"] = {"step": hpt[0], "estimate": hpt[1].estimate, "pvalue": hpt[1].pvalue,
+                          "significant": hpt[1].significant}
+    return pr.SuiteVerdict(counts=counts, benchmarks=names, speedup=speedup, ci_low=low, ci_high=high,
+                           confidence=confidence, reasons=tuple(reasons), details=details)
