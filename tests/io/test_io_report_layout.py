@@ -139,3 +139,13 @@ def test_a_long_suite_leads_with_its_line(verdict_report, monkeypatch):
     monkeypatch.setattr(_layout, "LONG_SUITE", 10)
     text = verdict_report.render("text")
     assert text.index("Suite: 14 benchmarks") < text.index("Verdicts") < text.index("matmul")
+
+
+def test_the_why_column_keeps_the_reason_short():
+    from perfrigor.renderers._verdicts import short_why
+
+    assert short_why("typical run 69% faster (p = 0.0089)") == "typical run 69% faster (p = 0.0089)"
+    long = ("the runs are so dependent that 10 count as about 1 independent ones, too few to tell (at least 5): "
+            "record the runs' grouping (invocations, sessions) as levels, or run more separate processes")
+    assert short_why(long) == "the runs are so dependent that 10 count as about 1 independent ones, too few to tell…"
+    assert short_why("word " * 40).endswith("word…") and len(short_why("word " * 40)) <= 90

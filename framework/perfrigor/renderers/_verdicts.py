@@ -75,7 +75,7 @@ def verdict_table(report) -> list[Block]:
             tones.append([""] * 6)
             continue
         lower = direction(report, b)[0]
-        why = v.reasons[0] if v.reasons else v.method
+        why = short_why(v.reasons[0]) if v.reasons else v.method
         rows.append([b, base, cand, change_text(v, lower), v.outcome, why])
         tones.append(["", "", "", "", v.outcome, ""])
     levels = {v.confidence for v in verdicts.values() if v.confidence is not None}
@@ -84,6 +84,21 @@ def verdict_table(report) -> list[Block]:
     headers = ["benchmark", f"baseline{suffix}", f"candidate{suffix}", f"change [{level}]", "verdict", "why"]
     table = Table(headers, rows, tones, numeric=[False, True, True, True, False, False])
     return [Heading("Verdicts"), table, Para(_legend(report, statistics))]
+
+
+def short_why(reason: str, limit: int = 90) -> str:
+    """A reason short enough for the table: up to its first ": " (what follows is advice), else cut
+    at the last clause (", ", " (") or word before ``limit`` characters, with an ellipsis. The full
+    reason is in the details."""
+    if len(reason) <= limit:
+        return reason
+    head = reason.split(": ", 1)[0]
+    if 30 <= len(head) <= limit:
+        return head
+    room = reason[:limit - 1]
+    clause = max(room.rfind(", "), room.rfind(" ("))
+    cut = room[:clause] if clause >= limit // 2 else room.rsplit(" ", 1)[0]
+    return cut.rstrip(",;: ") + "…"
 
 
 def _legend(report, statistics: Mapping[str, list[str]]) -> str:
@@ -113,9 +128,6 @@ def suite_line(report) -> list[Block]:
     total = sum(sv.counts.values())
     parts = [f"{sv.counts[o]} {o}" for o in OUTCOMES if sv.counts.get(o)]
     text = f"Suite: {total} benchmarks: {', '.join(parts) or 'none'}"
-    slower = list(sv.benchmarks.get("slower", ()))
-    if slower:
-        text += f" (slower: {_names(slower)})"
     text += "."
     if sv.speedup is not None:
         text += f" Geometric-mean speedup {fmt(sv.speedup)}"
