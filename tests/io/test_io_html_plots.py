@@ -105,6 +105,14 @@ def test_variance_per_level_for_hierarchical_data(bump):
     assert_self_contained(page)
 
 
+def test_hierarchical_data_get_their_levels_even_without_a_result_offering_them(bump):
+    page = pr.Pipeline(["toy-verdict"]).run(FIX / "tidy.csv").render("html")
+    levels = [k for k in figures(page) if k.endswith("-levels")]
+    assert levels and "invocation" in figures(page)[levels[0]] and "iteration" in figures(page)[levels[0]]
+    flat = pr.Pipeline(["toy-verdict"]).run(SUITE).render("html")
+    assert not any(k.endswith("-levels") for k in figures(flat))
+
+
 def test_plots_can_be_left_out(bump):
     page = pr.Pipeline(["toy-bump", "toy-verdict"]).run(SUITE).render("html", plots=False)
     assert "<svg" not in page and "<h2>Verdicts</h2>" in page

@@ -20,6 +20,8 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from ..display import change, percent
 from ..drawing import LevelVariances, RunOrderLine, layers
 from ..results import Comparison, Verdict
@@ -206,7 +208,8 @@ def _benchmark_plots(report, bench: str, v: Verdict | None, key: str) -> list[Bl
         sides.append(Side(label, sample.flat, colour, extra, central, central_label))
         per_unit = int(sample.flat.size // sample.shape[0]) if sample.n_levels > 1 else 0
         series.append(Series(label, sample.flat, colour, per_unit, extra))
-        levels += [(label, colour, layer) for layer in extra if isinstance(layer, LevelVariances)]
+        offered = [layer for layer in extra if isinstance(layer, LevelVariances)]
+        levels += [(label, colour, layer) for layer in offered or _level_variances(sample)]
     names = ", ".join(s for s, _ in systems)
     figs: list[Block] = [Figure(
         _svg(lambda: distributions(sides, unit), f"{key}-dist"),
@@ -222,6 +225,21 @@ def _benchmark_plots(report, bench: str, v: Verdict | None, key: str) -> list[Bl
                                 f"{key}-levels"),
                            f"{bench}: each level's share of the variance", f"{key}-levels"))
     return figs
+
+
+def _level_variances(sample: Any) -> list[LevelVariances]:
+    """A hierarchical sample's variance per level when no result offers it: the core's
+    ``hierarchy.variance_components`` (a data summary, like the quartiles of the box)."""
+    if sample.n_levels < 2:
+        return []
+    from .. import hierarchy
+    from ..errors import DataError
+
+    try:
+        t2 = hierarchy.variance_components(np.asarray(sample, dtype=float))
+    except DataError:  # a level with one unit per parent has no variance to show
+        return []
+    return [LevelVariances(tuple(sample.levels), tuple(t2[::-1]), "variance per level")]
 
 
 def _compared(v: Verdict | None, role: str | None) -> tuple[float | None, str]:
