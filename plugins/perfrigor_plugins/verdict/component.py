@@ -102,24 +102,40 @@ class VerdictStep(pr.Comparator):
                     need_fieller=hierarchical or statistic == "mean")
         if hierarchical:
             return paths.hierarchical(old, new, ev)
-        taus, flags, notes, dependent = paths.independence_of(ev)
+        taus, flags, notes, dependent = paths.widening(ev)
         if old.is_hierarchical or new.is_hierarchical:
             notes.append("one system is hierarchical and the other flat: all runs are compared as flat samples")
         found = ev.modes
         kind = getattr(found.result, "kind", "unimodal") if found is not None else "unimodal"
-        if kind == "different" or (dependent and kind != "unimodal"):
-            # modes that persist over time are a dependence (invocations, sessions): not strata to compare in
+        if kind == "different":
             notes.append(found.result.verdict)
         elif kind != "unimodal" and found.result.dominant is not None:
-            return paths.modes(old, new, found, self.confidence, taus, flags, notes)
+            path = paths.modes(old, new, found, self.confidence, list(flags), list(notes))
+            if not dependent:
+                return path
+            # modes that persist over time may be invocations or sessions rather than strata: the
+            # dominant mode's shift stands only where the typical run's (widened) answer agrees
+            typical = paths.ranks(old, new, self.confidence, self._method(ev, previous, True), taus,
+                                  list(flags), list(notes))
+            if outcome(path.answer, self.threshold) == outcome(typical.answer, self.threshold) or path.unclear:
+                return path
+            return attrs.evolve(path, unclear=(
+                f"the runs are serially dependent and multimodal, and the answers disagree: "
+                f"{answer_reason(path, outcome(path.answer, self.threshold), self.threshold, self.confidence, 0)} "
+                f"within the {path.statistic}, but "
+                f"{answer_reason(typical, outcome(typical.answer, self.threshold), self.threshold, self.confidence, 0)}"
+                " over all runs"))
         if statistic == "mean" and not dependent:
             return attrs.evolve(paths.means(old, new, ev), flags=tuple(flags), notes=tuple(notes))
+        return paths.ranks(old, new, self.confidence, self._method(ev, previous, dependent), taus, flags, notes)
+
+    @staticmethod
+    def _method(ev, previous: pr.Previous, dependent: bool) -> str:
+        """Whose answer the rank interval is: the independence step's when it widened it, else the Speedup-Test's."""
         if dependent:
-            method = next((f.source for f in ev.independence if f is not None), "independence")
-        else:
-            found = previous.find("speedup-test") if isinstance(previous, pr.Previous) else None
-            method = found[0] if found is not None else "speedup-test"
-        return paths.ranks(old, new, self.confidence, method, taus, flags, notes)
+            return next((f.source for f in ev.independence if f is not None), "independence")
+        found = previous.find("speedup-test") if isinstance(previous, pr.Previous) else None
+        return found[0] if found is not None else "speedup-test"
 
     def _statistic(self, previous: pr.Previous, pair: str) -> str:
         if self.statistic != "auto":

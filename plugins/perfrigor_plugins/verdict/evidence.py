@@ -55,6 +55,16 @@ def find_or_run(previous: pr.Previous, component: str, key: str, run: Any, **par
         return Found(component, None, str(exc))
 
 
+def independence_of(sample: pr.Sample) -> Any:
+    """The ``independence`` estimate of runs the pipeline has not checked (e.g. one mode's), or None."""
+    if not _registered("independence"):
+        return None
+    try:
+        return pr.get("independence").estimate(sample)
+    except pr.DataError:
+        return None
+
+
 def gather(samples: Mapping[str, pr.Sample], baseline: str, candidate: str, previous: pr.Previous,
            confidence: float, need_modes: bool, need_fieller: bool) -> Evidence:
     """Collect (or compute) what the rules need; ``need_*`` skip work the chosen path cannot use."""

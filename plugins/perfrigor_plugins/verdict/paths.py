@@ -18,7 +18,7 @@ import attrs
 import numpy as np
 import perfrigor as pr
 
-from .evidence import Evidence, Found
+from .evidence import Evidence, Found, independence_of
 from .rules import Answer, interval_from_shift, speedup_from_shift
 
 #: fewer effective (independent) runs than this on a side, and a dependent series cannot be compared:
@@ -78,7 +78,7 @@ def hierarchical(old: pr.Sample, new: pr.Sample, ev: Evidence) -> Path:
                 tuple(notes), details={"n_top": dict(n_top)})
 
 
-def independence_of(ev: Evidence) -> tuple[tuple[float, float], list[str], list[str], bool]:
+def widening(ev: Evidence) -> tuple[tuple[float, float], list[str], list[str], bool]:
     """(tau_baseline, tau_candidate), flags, notes, dependent: how much to widen a flat interval."""
     taus, flags, notes, dependent = [], [], [], False
     for who, f in zip(("baseline", "candidate"), ev.independence, strict=True):
@@ -92,7 +92,7 @@ def independence_of(ev: Evidence) -> tuple[tuple[float, float], list[str], list[
             dependent = True
             flags.append("dependence")
             notes.append(f"{who}'s runs are serially dependent (lag-1 autocorrelation {runs.lag1:.2f}): "
-                         f"its {runs.n} runs count as about {runs.n_eff:.0f}; the interval is widened")
+                         f"its {runs.n} runs count as about {runs.n_eff:.0f} independent ones")
         if runs.trending:
             flags.append("trend")
             notes.append(f"{who}'s runs drift {runs.drift:+.1%} from first to last: interleave the systems' "
@@ -118,6 +118,8 @@ def ranks(old: pr.Sample, new: pr.Sample, confidence: float, method: str,
         unclear = (f"the runs are so dependent that {min(x.size, y.size)} count as about {n_eff:.0f} independent "
                    f"ones, too few to tell (at least {MIN_EFFECTIVE_RUNS}): record the runs' grouping "
                    "(invocations, sessions) as levels, or run more separate processes")
+    if max(taus) > 1.0:
+        notes.append("the interval is widened for the runs' serial dependence")
     resolution = _resolution(np.concatenate([x, y]))
     if resolution is not None and low is not None:
         flags.append("resolution")
@@ -170,9 +172,13 @@ def means(old: pr.Sample, new: pr.Sample, ev: Evidence) -> Path:
     return Path(found.source, answer, "mean", float(old.flat.mean()), float(new.flat.mean()))
 
 
-def modes(old: pr.Sample, new: pr.Sample, found: Found, confidence: float, taus: tuple[float, float],
-          flags: list[str], notes: list[str]) -> Path:
-    """The shift within the dominant mode (rank interval widened for dependence); moved shares alone: unclear."""
+def modes(old: pr.Sample, new: pr.Sample, found: Found, confidence: float, flags: list[str], notes: list[str]
+          ) -> Path:
+    """The shift within the dominant mode; moved shares alone: unclear.
+
+    The mode's runs are checked for serial dependence on their own (in run order): runs that
+    cluster in a mode over time are dependent as a whole series, not necessarily within the mode.
+    """
     res = found.result
     unit = f" {old.unit}" if old.unit else ""
     matched = list(res.modes)
@@ -188,13 +194,17 @@ def modes(old: pr.Sample, new: pr.Sample, found: Found, confidence: float, taus:
     if moved:
         flags.append("shares")
     d = res.dominant
-    x = old.flat[np.asarray(res.baseline_modes) == d]
-    y = new.flat[np.asarray(res.candidate_modes) == d]
     main = matched[d]
     where = _loc(main.baseline_location if main.baseline_location is not None else main.candidate_location)
-    path = ranks(pr.Sample(x, unit=old.unit, lower_is_better=old.lower_is_better),
-                 pr.Sample(y, unit=new.unit, lower_is_better=new.lower_is_better), confidence, found.source,
-                 taus, flags, notes)
+    x = old.flat[np.asarray(res.baseline_modes) == d]
+    y = new.flat[np.asarray(res.candidate_modes) == d]
+    members = [pr.Sample(v, unit=s.unit, lower_is_better=s.lower_is_better) for v, s in ((x, old), (y, new))]
+    checks = [independence_of(m) for m in members]
+    taus = tuple(float(c.tau) if c is not None and c.dependent else 1.0 for c in checks)
+    if any(t > 1.0 for t in taus):
+        flags.append("dependence")
+        notes.append(f"the runs within the mode at {where}{unit} are serially dependent")
+    path = ranks(members[0], members[1], confidence, found.source, taus, flags, notes)
     unclear = path.unclear
     if unclear is None and moved and not path.answer.significant:
         unclear = (f"the modes did not move, their shares did: {shares}; that is the session, not the code, "

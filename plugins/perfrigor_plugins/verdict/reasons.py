@@ -78,13 +78,13 @@ def _why(path: Path, outcome: str, components: list[str], sample: pr.Sample, n: 
     if "hierarchical" in path.flags and not mean_based:
         return (f"it treats all {n} runs as independent, but they come in {sample.levels[0]}s "
                 f"(Kalibera & Jones: compare the {sample.levels[0]} means)")
-    if "dependence" in path.flags:
-        return "it assumes independent runs; these are serially dependent"
     if "multimodal" in path.flags:
         shares = path.details.get("shares", "")
         if mean_based:
             return f"the mean moves with the modes' shares ({shares})" if shares else "the mean mixes the modes"
         return "it mixes the modes"
+    if "dependence" in path.flags:
+        return "it assumes independent runs; these are serially dependent"
     if outcome == SAME:
         return f"a change that small (within ±{100 * threshold:.3g}%) does not count"
     if mean_based and path.statistic == "median":

@@ -1,0 +1,59 @@
+"""The verdict's acceptance test, by simulation (issue 10): A/A false alarms and power.
+
+A/A ("faster" or "slower" when both systems are the same program) at most 5% plus Monte-Carlo
+error in every noise model of perfrigor.simulate; at least 90% "faster" for a true 1% speedup
+at 1% noise with 30 runs. The verdict runs after the diagnostics it reads, as in the presets;
+benchmarks/calibration.py prints the full table (every step's row, more replicates), which
+docs/methods/verdict.md shows.
+"""
+
+from __future__ import annotations
+
+import perfrigor as pr
+import pytest
+from perfrigor import simulate
+
+REPLICATES = 200
+#: the noise models at the size where each is hardest for the verdict
+CASES = [("iid-normal", 30), ("log-normal", 10), ("outliers", 30), ("heavy-tails", 30), ("hierarchical", 5),
+         ("undeclared-hierarchy", 100), ("session-modes", 100), ("three-modes", 30), ("ar1-drift", 30),
+         ("warmup", 30), ("level-shift", 30), ("tiny-ticks", 5)]
+
+
+def lean_pipeline() -> pr.Pipeline:
+    return pr.Pipeline(["independence", "mode-comparison", "verdict"], name="calibration")
+
+
+def bound(rate: float, replicates: int) -> float:
+    return rate + 2 * simulate.Rates.standard_error(rate, replicates)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("model", "size"), CASES, ids=[f"{m}-{n}" for m, n in CASES])
+def test_a_over_a_false_alarms(model, size):
+    rates = simulate.calibrate(lean_pipeline(), model, size, 1.0, REPLICATES, random_state=20261123)["verdict"]
+    assert rates.alarm <= bound(0.05, REPLICATES), (model, size, rates.counts)
+
+
+@pytest.mark.slow
+def test_power_for_a_one_percent_speedup_at_one_percent_noise():
+    replicates = 300
+    rates = simulate.calibrate(lean_pipeline(), "iid-normal", 30, 1.01, replicates, random_state=7)["verdict"]
+    assert rates.faster >= 0.90 - 2 * simulate.Rates.standard_error(0.90, replicates), rates.counts
+
+
+def test_calibrate_tallies_every_comparing_step():
+    rates = simulate.calibrate(pr.Pipeline(["fieller", "welch-t", "verdict"]), "iid-normal", 30, 1.2, 20, 1)
+    assert set(rates) == {"fieller", "welch-t", "verdict"}
+    assert rates["verdict"].faster == 1.0 and rates["welch-t"].counts == {"reject": 20}
+    assert sum(rates["fieller"].counts.values()) == 20
+
+
+def test_noise_models_are_reproducible_and_scaled():
+    for noise in simulate.MODELS.values():
+        a1, b1 = noise.pair(noise.sizes[0], 1.1, random_state=3)
+        a2, b2 = noise.pair(noise.sizes[0], 1.1, random_state=3)
+        assert (a1.values == a2.values).all() and (b1.values == b2.values).all()
+        assert a1.levels == (noise.levels or ("run",)) and a1.unit == "s"
+    with pytest.raises(pr.ConfigError, match="did you mean"):
+        simulate.model("iid-normall")

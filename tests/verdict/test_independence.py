@@ -1,0 +1,81 @@
+"""The independence estimator: trend, lag-1 autocorrelation, effective sample size, warm-up."""
+
+from __future__ import annotations
+
+import numpy as np
+import perfrigor as pr
+import pytest
+import scipy.stats as sps
+from perfrigor.simulate import ar1
+from perfrigor_plugins.independence.serial import autocorrelation_time, lag1_test, mann_kendall
+
+
+def test_independent_runs_are_not_flagged():
+    res = pr.get("independence").estimate(np.random.default_rng(1).normal(10, 0.1, 60))
+    assert not res.dependent and not res.trending and res.runs.checked
+    assert "not significant" in res.describe()
+
+
+def test_autocorrelated_runs_count_as_fewer():
+    x = 10 + 0.1 * ar1(np.random.default_rng(2), 100, 0.6)
+    res = pr.get("independence").estimate(x)
+    assert res.dependent and res.runs.lag1 > 0.3
+    assert 1.5 < res.tau < 10 and res.n_eff == pytest.approx(100 / res.tau)
+    assert "count as about" in res.describe() and res.warnings
+
+
+def test_a_drift_is_a_trend_with_its_size():
+    rng = np.random.default_rng(3)
+    x = 10 * (1 + 0.03 * np.linspace(0, 1, 50)) + rng.normal(0, 0.02, 50)
+    res = pr.get("independence").estimate(x)
+    assert res.trending and res.runs.drift == pytest.approx(0.03, abs=0.005)
+    assert "drifts +3.1%" in res.describe()  # Sen's slope x 49 runs / median
+
+
+def test_warmup_and_per_unit_checks_of_a_hierarchical_sample():
+    rng = np.random.default_rng(4)
+    v = rng.normal(10, 0.1, (8, 20))
+    v[:, :3] *= 1.1
+    res = pr.get("independence").estimate(pr.Sample(v))
+    assert res.warmup == 3 and res.warmup_change == pytest.approx(0.1, abs=0.01)
+    assert res.per_unit == {"unit": "invocation", "units": 8, "checked": 8,
+                            "flagged": res.per_unit["flagged"]}
+    assert res.top is not None and not res.top.checked  # 8 invocation means: too few to check
+    assert "warm-up: the first 3 iteration(s)" in res.describe()
+
+
+def test_short_and_constant_series():
+    short = pr.get("independence").estimate([1.0, 1.1, 0.9])
+    assert not short.runs.checked and not short.dependent and short.tau == 1.0
+    assert "too few to check" in short.describe()
+    flat = pr.get("independence").estimate([2.0] * 20)
+    assert flat.runs.checked and not flat.dependent and not flat.trending
+
+
+def test_one_iteration_per_unit_is_a_data_error():
+    with pytest.raises(pr.DataError, match="one iteration per invocation"):
+        pr.get("independence").estimate(pr.Sample(np.ones((5, 1)) + np.arange(5)[:, None]))
+
+
+def test_mann_kendall_matches_kendalls_statistic_without_ties():
+    rng = np.random.default_rng(5)
+    z = rng.normal(size=(4, 30))
+    tau, p, slope = mann_kendall(z)
+    for row, t in zip(z, tau, strict=True):
+        assert t == pytest.approx(sps.kendalltau(np.arange(30), row).statistic, abs=1e-12)  # tau-a = tau-b
+    assert np.all((0 <= p) & (p <= 1)) and slope.shape == (4,)
+
+
+def test_lag1_gate_has_its_nominal_level_under_independence():
+    # the dependence check is a test at 10%: on independent series it fires about 10% of the time
+    z = np.random.default_rng(6).normal(size=(20000, 30))
+    _, p = lag1_test(sps.rankdata(z, axis=-1))
+    assert 0.085 < np.mean(p < 0.1) < 0.115
+
+
+def test_autocorrelation_time_of_an_ar1_series():
+    rng = np.random.default_rng(7)
+    z = np.stack([ar1(rng, 200, 0.5) for _ in range(300)])
+    tau = autocorrelation_time(sps.rankdata(z, axis=-1))
+    # (1 + phi) / (1 - phi) = 3 for the values; ranks are a little less correlated
+    assert 2.2 < np.median(tau) < 3.8
