@@ -94,7 +94,7 @@ def test_a_plugins_layers_are_drawn(html):
 
 def test_run_order_where_the_verdict_noticed_a_trend(html, bump):
     assert sum(key.endswith("-runs") for key in figures(html)) == 14
-    plain = pr.Pipeline(["toy-bump", "toy-verdict"]).run(SUITE).render("html")
+    plain = pr.Pipeline(["toy-bump", "toy-verdict"]).run(SUITE).render("html", max_plots=3)
     assert not any(key.endswith("-runs") for key in figures(plain))
 
 
@@ -109,7 +109,7 @@ def test_hierarchical_data_get_their_levels_even_without_a_result_offering_them(
     page = pr.Pipeline(["toy-verdict"]).run(FIX / "tidy.csv").render("html")
     levels = [k for k in figures(page) if k.endswith("-levels")]
     assert levels and "invocation" in figures(page)[levels[0]] and "iteration" in figures(page)[levels[0]]
-    flat = pr.Pipeline(["toy-verdict"]).run(SUITE).render("html")
+    flat = pr.Pipeline(["toy-verdict"]).run(SUITE).render("html", max_plots=2)
     assert not any(k.endswith("-levels") for k in figures(flat))
 
 
@@ -136,7 +136,7 @@ def test_many_benchmarks_open_the_noteworthy_and_fold_the_rest(bump, monkeypatch
     monkeypatch.setattr(_figures, "FOREST_ROWS", 5)
     monkeypatch.setattr(_figures, "OPEN_PLOTS", 3)
     report = pr.Pipeline(["toy-verdict"]).run(SUITE)
-    page = report.render("html")
+    page = report.render("html", max_plots=5)
     noteworthy = sum(v.outcome != "same" for v in report.verdicts.values())
     assert "All 14 benchmarks" in page and "forest-all" in figures(page)
     assert "The 5 benchmarks that changed or are unclear (the largest changes)" in page or noteworthy < 5
@@ -150,18 +150,22 @@ def test_reports_without_verdicts_draw_a_comparisons_forest(bump):
     report = pr.Pipeline(["toy-bump", "toy-ratio"]).run(SUITE)
     rows, suite, _, source = _figures._rows(report)
     assert source == "toy-ratio" and len(rows) == 14 and suite is None
-    assert "forest" in figures(report.render("html"))
+    assert "forest" in figures(report.render("html", max_plots=0))
 
 
 def test_neither_help_nor_text_reports_import_matplotlib():
     code = ("import sys, perfrigor as pr\n"
             "from perfrigor.cli import main\n"
-            "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+            "main(['--help'])\n"
             "assert 'matplotlib' not in sys.modules, 'perfrigor --help imported matplotlib'\n"
-            "r = pr.Pipeline([]).run([1.0, 2.0, 3.0], [1.0, 2.0, 3.5]) if False else None\n"
-            "from perfrigor import renderers\n"
-            "assert 'matplotlib' not in sys.modules, 'the renderers imported matplotlib'\n")
-    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+            "report = pr.Pipeline(['fieller', 'verdict']).run([1.0, 1.1, 1.2, 1.05] * 3, [0.9, 0.95, 1.0, 0.92] * 3)\n"
+            "for fmt in ('text', 'markdown', 'json'):\n"
+            "    report.render(fmt, verbose=True)\n"
+            "assert 'matplotlib' not in sys.modules, 'a text report imported matplotlib'\n"
+            "report.render('html')\n"
+            "assert 'matplotlib' in sys.modules, 'the html report drew no plot'\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
 
 
 def test_max_plots_names_the_benchmarks_left_undrawn(bump, capsys, tmp_path):
