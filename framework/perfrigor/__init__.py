@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
-from . import hierarchy, progress, resampling, stats, units
+from . import display, drawing, hierarchy, progress, resampling, stats, units
 from .components import (
     Comparator,
     Component,
@@ -54,7 +54,8 @@ __all__ = [
     "OUTCOMES", "BenchmarkInfo", "Comparator", "Comparison", "Component", "ConfigError", "DataError", "Estimate",
     "Estimator", "PerfrigorError", "Pipeline", "Previous", "Report", "Result", "Sample", "Suite", "SuiteSummary",
     "SuiteVerdict", "Test", "TestResult", "Verdict", "__version__", "as_sample", "as_sample_mapping", "check_random_state",
-    "choice_param", "components", "conclusion", "confidence_param", "float_param", "get", "get_registry",
+    "choice_param", "components", "conclusion", "confidence_param", "display", "drawing", "float_param", "get",
+    "get_registry",
     "hierarchy", "progress", "hookimpl", "hookspec", "int_param", "pair_key", "pipeline", "random_state_param",
     "read", "resampling", "stats", "to_jsonable", "units",
 ]
