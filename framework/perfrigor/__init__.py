@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from . import progress, units
+from . import display, drawing, progress, units
 from .components import (
     BenchmarkJob,
     Comparator,
@@ -74,7 +74,8 @@ __all__ = [
     "OUTCOMES", "BenchmarkInfo", "BenchmarkJob", "Workspace", "current_workspace", "Comparator", "Comparison", "Component", "ConfigError", "DataError", "Estimate",
     "Estimator", "PerfrigorError", "Pipeline", "Previous", "Report", "Result", "Sample", "Suite", "SuiteSummary",
     "SuiteVerdict", "Test", "TestResult", "Verdict", "__version__", "as_sample", "as_sample_mapping", "check_random_state",
-    "choice_param", "components", "conclusion", "confidence_param", "float_param", "get", "get_registry",
+    "choice_param", "components", "conclusion", "confidence_param", "display", "drawing", "float_param", "get",
+    "get_registry",
     "hierarchy", "progress", "hookimpl", "hookspec", "int_param", "pair_key", "pipeline", "random_state_param",
     "read", "resampling", "stats", "to_jsonable", "units",
 ]

@@ -33,6 +33,8 @@ EXIT_OK, EXIT_CHECK_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 DEFAULT_PRESET = "default"
 #: what ``perfrigor describe`` runs on each system, when registered: (component, one-sample only)
 DESCRIBE_COMPONENTS = ("mean-ci", "variance-components", "gmm", "gmm-fit")
+#: the picture formats ``describe --plot`` writes
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
 
 class UsageError(PerfrigorError):
@@ -69,6 +71,10 @@ def _add_output(p: argparse.ArgumentParser) -> None:
                    help="output format: text (default), markdown, json, html, or a plugin's")
     p.add_argument("-o", "--output", metavar="FILE",
                    help="write the report to FILE (format from --format, else from the suffix)")
+    p.add_argument("--verbose", "-v", action="store_true",
+                   help="show every step's parameters too (text, markdown, html)")
+    p.add_argument("--max-plots", type=int, metavar="N",
+                   help="html: draw plots for at most N benchmarks, changed and unclear first (default 60)")
 
 
 def _add_input(p: argparse.ArgumentParser) -> None:
@@ -128,7 +134,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("describe", help="describe each system's measurements (summary, mixture, CI, variance)")
     p.add_argument("data", metavar="DATA")
-    p.add_argument("--plot", metavar="FILE.png", help="draw the components' plots (where they offer one)")
+    p.add_argument("--plot", metavar="FILE.png",
+                   help="draw each system's measurements with what the results add (fitted densities, modes, "
+                        "intervals); .png, .svg or .pdf; several systems: FILE-BENCHMARK-SYSTEM.png")
     _add_analysis(p, pipeline_choice=False)
 
     p = sub.add_parser("plan", help="how many repetitions per level, from costs (Kalibera & Jones)")
@@ -385,7 +393,7 @@ def _judged(report: Report) -> tuple[list[str], int]:
     if verdicts:
         found = [f"{bench}: {v.describe()}" for bench, v in verdicts.items() if v.outcome == "slower"]
         return found, len(verdicts)
-    from .renderers._blocks import estimate_kind, is_one_sided, outcome
+    from .renderers._outcome import estimate_kind, is_one_sided, outcome
 
     kinds = {step.id: (estimate_kind(step.component), is_one_sided(step.component)) for step in report.steps}
     pair = pair_key(report.baseline, report.candidate) if report.candidate else None
@@ -413,6 +421,31 @@ def _emit(text: str, args: argparse.Namespace, fmt: str, stdout) -> None:
         stdout.write(text)
 
 
+def _render_options(args: argparse.Namespace, fmt: str) -> dict[str, Any]:
+    """The renderer options the command line asked for (checked against the renderer before the work)."""
+    from .report import check_render_options
+
+    options: dict[str, Any] = {}
+    if getattr(args, "verbose", False):
+        options["verbose"] = True
+    if getattr(args, "max_plots", None) is not None:
+        if args.max_plots < 0:
+            raise UsageError(f"--max-plots {args.max_plots}: give a number >= 0")
+        options["max_plots"] = args.max_plots
+    if options:
+        try:
+            check_render_options(get_registry().renderer(fmt), fmt, options)
+        except ConfigError as exc:
+            flags = ", ".join("--" + k.replace("_", "-") for k in options)
+            raise UsageError(f"{flags}: {exc}") from None
+    return options
+
+
+def _render(renderer: Any, report: Report, fmt: str, args: argparse.Namespace) -> str:
+    """The report in ``fmt`` with the options the command line asked for."""
+    return renderer.render(report, **_render_options(args, fmt))
+
+
 def _format(args: argparse.Namespace) -> str:
     """--format, else the format whose suffix matches -o FILE, else text."""
     output = getattr(args, "output", None)
@@ -436,11 +469,12 @@ def _format(args: argparse.Namespace) -> str:
 def _analyse(args: argparse.Namespace, pipeline: Pipeline, inputs: Sequence[Any], stdout,
              extra: Mapping[str, Any] | None = None) -> int:
     fmt = _format(args)
-    renderer = get_registry().renderer(fmt)  # fail on a bad format before the work
+    renderer = get_registry().renderer(fmt)  # fail on a bad format (or option) before the work
+    _render_options(args, fmt)
     pipeline = _step_params(pipeline, args, extra)
     with _executor(args) as executor:
         report = pipeline.run(*inputs, executor=executor)
-    _emit(renderer.render(report), args, fmt, stdout)
+    _emit(_render(renderer, report, fmt, args), args, fmt, stdout)
     if getattr(args, "fail_on_regression", False):
         found, judged = _judged(report)
         for line in found:
@@ -569,37 +603,40 @@ def cmd_describe(args: argparse.Namespace, stdout) -> int:
         inputs = [Suite({data.name or "sample": {data.name or Path(args.data).name: data}}, source=args.data)]
     fmt = _format(args)
     renderer = registry.renderer(fmt)
+    _render_options(args, fmt)
     if args.plot and not Path(args.plot).resolve().parent.is_dir():  # fail before the work, not after it
         raise UsageError(f"--plot {args.plot}: no such directory {str(Path(args.plot).parent)!r}")
+    if args.plot and Path(args.plot).suffix.lower() not in PLOT_SUFFIXES:
+        raise UsageError(f"--plot {args.plot}: give a .png, .svg or .pdf file name")
     pipeline = _step_params(pipeline, args)
     with _executor(args) as executor:
         report = pipeline.run(*inputs, executor=executor)
-    _emit(renderer.render(report), args, fmt, stdout)
+    _emit(_render(renderer, report, fmt, args), args, fmt, stdout)
     if args.plot:
         _plots(pipeline, report, inputs[0], Path(args.plot))
     return EXIT_OK
 
 
 def _plots(pipeline: Pipeline, report: Report, suite: Suite, target: Path) -> None:
-    jobs = []
-    for step in pipeline.steps:
-        if not callable(getattr(step.component, "plot", None)):
-            continue
-        for bench, systems in suite.data.items():
-            for system, sample in systems.items():
-                res = report.benchmark_results.get(bench, {}).get(step.id, {}).get(system)
-                if res is not None:
-                    jobs.append((step, bench, system, sample, res))
-    if not jobs:
-        print("perfrigor: no registered component draws plots for this data", file=sys.stderr)
-        return
-    for step, bench, system, sample, res in jobs:
+    """Draw each system's measurements and what its results add (perfrigor.plots.describe)."""
+    from .drawing import layers
+    from .plots import save
+    from .plots.describe import describe_figure
+
+    jobs = [(bench, system, sample) for bench, systems in suite.data.items() for system, sample in systems.items()]
+    for bench, system, sample in jobs:
+        found = []
+        for step in pipeline.steps:
+            res = report.benchmark_results.get(bench, {}).get(step.id, {}).get(system)
+            if res is not None:
+                found += layers(res, sample)
         if len(jobs) == 1:
             path = target
         else:
-            tag = "-".join(_safe(x) for x in (step.id, bench, system) if x)
+            tag = "-".join(_safe(x) for x in (bench, system) if x)
             path = target.with_name(f"{target.stem}-{tag}{target.suffix or '.png'}")
-        step.component.plot(sample, res, path)
+        title = system if bench == system or len(suite.data) == 1 else f"{bench} / {system}"
+        save(describe_figure(sample.flat, sample.unit, found, title), path)
         print(f"perfrigor: wrote {path}", file=sys.stderr)
 
 

@@ -179,11 +179,40 @@ class Report:
             rows.append(row)
         return pd.DataFrame(rows, columns=["benchmark", "step", "component", "key", "result", *FRAME_FIELDS])
 
-    def render(self, format: str = "text") -> str:
-        """The report as text, markdown, json, html (or a plugin's format)."""
+    def render(self, format: str = "text", **options: Any) -> str:
+        """The report as text, markdown, json, html (or a plugin's format).
+
+        ``options`` go to the renderer: the built-in ones take ``verbose=True`` (the steps'
+        parameters too), HTML also ``plots=False``. An option the renderer does not take
+        is a ConfigError naming the ones it does.
+        """
         from .registry import get_registry
 
-        return get_registry().renderer(format).render(self)
+        renderer = get_registry().renderer(format)
+        if not options:
+            return renderer.render(self)
+        check_render_options(renderer, format, options)
+        return renderer.render(self, **options)
 
     def __str__(self) -> str:
         return self.render("text")
+
+
+def check_render_options(renderer: Any, format: str, options: Mapping[str, Any]) -> None:
+    """Refuse options the renderer's ``render`` does not take, naming those it does."""
+    import inspect
+
+    from .errors import ConfigError
+
+    try:
+        params = inspect.signature(renderer.render).parameters
+    except (TypeError, ValueError):  # a builtin or C callable: let the call decide
+        return
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return
+    taken = [n for n, p in params.items() if p.kind is inspect.Parameter.KEYWORD_ONLY
+             or (p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD and p.default is not inspect.Parameter.empty)]
+    unknown = sorted(set(options) - set(taken))
+    if unknown:
+        raise ConfigError(f"the {format} renderer takes no option {', '.join(map(repr, unknown))} "
+                          f"(its options: {', '.join(taken) or 'none'})")

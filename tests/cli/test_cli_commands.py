@@ -57,7 +57,8 @@ def test_list_shows_components_presets_readers_renderers(toy, capsys):
         assert needle in out, needle
     code, out, _ = run(capsys, "list", "--format", "json")
     doc = json.loads(out)
-    assert {c["name"] for c in doc["components"]} == {"toy-ratio", "mean-ci", "toy-suite", "experiment-plan"}
+    assert {c["name"] for c in doc["components"]} == {"toy-ratio", "mean-ci", "toy-suite", "experiment-plan",
+                                                  "toy-verdict"}
     assert doc["presets"][0]["name"] == "toy"
 
 
@@ -264,10 +265,14 @@ def test_describe_with_plot(toy, tmp_path, capsys):
     assert code == 0, err
     assert "mean-ci" in out and "fib" in out
     drawn = sorted(p.name for p in tmp_path.iterdir())
-    assert "d-mean-ci-fib-old.png" in drawn and len(drawn) == 4
-    one = tmp_path / "one.png"
+    assert "d-fib-old.png" in drawn and len(drawn) == 4
+    assert all((tmp_path / name).read_bytes()[:4] == b"\x89PNG" for name in drawn)
+    one = tmp_path / "one.svg"
     code, _, _ = run(capsys, "describe", str(FIX / "values.txt"), "--plot", str(one))
-    assert code == 0 and one.read_text().startswith("plot of")
+    assert code == 0 and "<svg" in one.read_text()
+    code, out, err = run(capsys, "describe", str(FIX / "values.txt"), "--plot", str(tmp_path / "p.txt"))
+    assert out == ""
+    assert_usage_error(code, err, "--plot", ".png, .svg or .pdf")
     # a missing folder is said before the work, not after a full report on stdout
     code, out, err = run(capsys, "describe", str(FIX / "values.txt"), "--plot", str(tmp_path / "no" / "p.png"))
     assert out == ""

@@ -73,7 +73,7 @@ def test_fail_on_regression_refuses_a_pipeline_that_cannot_see_a_slowdown(capsys
 
 
 def test_outcome_of_one_sided_results():
-    from perfrigor.renderers._blocks import outcome
+    from perfrigor.renderers._outcome import outcome
 
     def comparison(estimate, significant, low=None, high=None):
         return pr.Comparison(estimate=estimate, ci_low=low, ci_high=high, confidence=0.95, pvalue=None,

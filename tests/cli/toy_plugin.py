@@ -57,9 +57,6 @@ class ToyMean(pr.Estimator):
         m = float(s.values.mean())
         return pr.Estimate(estimate=m, ci_low=m - 1, ci_high=m + 1, confidence=self.confidence)
 
-    def plot(self, sample, result, path):
-        with open(path, "w") as fh:
-            fh.write(f"plot of {result.estimate}")
 
 
 @attrs.define(repr=False)
@@ -101,15 +98,61 @@ class ToyPlanResult(pr.Result):
     text: str
 
 
+@attrs.define(repr=False)
+class ToyVerdict(pr.Comparator):
+    """A verdict from the ratio of medians, its interval ± tolerance (no statistics: for renderer tests).
+
+    ``flags`` go into every verdict's details, as the diagnostics would put them.
+    """
+
+    name: ClassVar[str] = "toy-verdict"
+    confidence: float = pr.confidence_param()
+    tolerance: float = pr.float_param(0.05, minimum=0.0)
+    threshold: float = pr.float_param(0.01, minimum=0.0)
+    flags: tuple = attrs.field(default=(), converter=tuple)
+
+    def compare(self, baseline, candidate):
+        b, c = pr.as_sample(baseline), pr.as_sample(candidate)
+        mb, mc = float(np.median(b.values)), float(np.median(c.values))
+        s = mb / mc if b.lower_is_better else mc / mb
+        low, high = s * (1 - self.tolerance), s * (1 + self.tolerance)
+        if low > 1 + self.threshold:
+            outcome = "faster"
+        elif high < 1 - self.threshold:
+            outcome = "slower"
+        elif low >= 1 - self.threshold and high <= 1 + self.threshold:
+            outcome = "same"
+        else:
+            outcome = "unclear"
+        word = "better" if s > 1 else "worse"
+        return pr.Verdict(outcome=outcome, speedup=s, ci_low=low, ci_high=high, confidence=self.confidence,
+                          method="toy-verdict", reasons=(f"median {abs(s - 1):.1%} {word}", "toy second reason <b>"),
+                          threshold=self.threshold,
+                          details={"baseline": mb, "candidate": mc, "statistic": "median", "flags": list(self.flags)})
+
+    def summarize(self, suite, results):
+        verdicts = {b: next(iter(r.values())) for b, r in results.items() if r}
+        if len(verdicts) < 2:
+            return None
+        counts = {o: sum(v.outcome == o for v in verdicts.values()) for o in pr.OUTCOMES}
+        names = {o: tuple(b for b, v in verdicts.items() if v.outcome == o) for o in pr.OUTCOMES}
+        gm = float(np.exp(np.mean([np.log(v.speedup) for v in verdicts.values()])))
+        return pr.SuiteVerdict(counts=counts, benchmarks=names, speedup=gm, ci_low=gm * (1 - self.tolerance),
+                               ci_high=gm * (1 + self.tolerance), confidence=self.confidence,
+                               reasons=("HPT: toy suite line",))
+
+
 @pr.hookimpl
 def perfrigor_components():
-    return [ToyRatio, ToyMean, ToySuite, ToyPlan]
+    return [ToyRatio, ToyMean, ToySuite, ToyPlan, ToyVerdict]
 
 
 @pr.hookimpl
 def perfrigor_pipelines():
     return [{"name": "toy", "description": "toy pipeline for the tests",
-             "steps": [{"component": "mean-ci"}, {"component": "toy-ratio"}, {"component": "toy-suite"}]}]
+             "steps": [{"component": "mean-ci"}, {"component": "toy-ratio"}, {"component": "toy-suite"}]},
+            {"name": "toy-verdict", "description": "toy pipeline ending with a verdict step",
+             "steps": [{"component": "mean-ci"}, {"component": "toy-ratio"}, {"component": "toy-verdict"}]}]
 
 
 plugin = sys.modules[__name__]

@@ -142,12 +142,15 @@ def test_preset_runs_on_two_versions():
     assert "probability" in text and "KSfit" in text
 
 
-def test_plot_writes_a_png(tmp_path):
-    pytest.importorskip("matplotlib")
+def test_mixture_offers_its_density_and_modes_to_the_plots():
     est = pr.get("gmm")
     sample = pr.Sample(TWO_MODES, name="two modes")
-    path = est.plot(sample, est.estimate(sample), tmp_path / "mix.png")
-    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    fit = est.estimate(sample)
+    density, marks = pr.drawing.layers(fit, sample)
+    grid = np.linspace(min(TWO_MODES), max(TWO_MODES), 50)
+    assert np.allclose(density.pdf(grid), fit.mixture().pdf(grid))
+    assert density.components(grid).shape == (50, fit.n_components) and density.cdf is not None
+    assert marks.at == fit.mode_locations
 
 
 def test_cli_describe_shows_the_mixture_and_draws_the_plot(tmp_path, capsys):
@@ -163,15 +166,6 @@ def test_cli_describe_shows_the_mixture_and_draws_the_plot(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "Gaussian mixture, 2 components" in out and "KSfit" in out and "bootstrap p-value" in out
     assert png.read_bytes()[:4] == b"\x89PNG"
-
-
-def test_plot_without_matplotlib_is_a_config_error(monkeypatch, tmp_path):
-    import sys
-
-    monkeypatch.setitem(sys.modules, "matplotlib", None)  # "import matplotlib" now fails
-    est = pr.get("gmm")
-    with pytest.raises(pr.ConfigError, match="matplotlib"):
-        est.plot(TWO_MODES, est.estimate(TWO_MODES), tmp_path / "x.png")
 
 
 def test_nonparametric_metrics_need_no_mixture():

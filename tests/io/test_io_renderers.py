@@ -85,7 +85,7 @@ def test_html_is_one_escaped_page(suite_report):
 
 
 def test_outcome_rule():
-    from perfrigor.renderers._blocks import outcome
+    from perfrigor.renderers._outcome import outcome
 
     def comp(**kw):
         return pr.Comparison(**{"estimate": 1.0, "ci_low": None, "ci_high": None, "confidence": 0.95,
@@ -112,7 +112,7 @@ def test_unknown_format_is_a_config_error(single_report):
 
 
 def test_generic_result_types_use_to_dict(toy):
-    from perfrigor.renderers._blocks import key_numbers
+    from perfrigor.renderers._format import key_numbers
 
     res = toy.ToyPlanResult(repetitions=[3, 4], text="two lines\nhere")
     assert ("repetitions", "[3, 4]") in key_numbers(res)

@@ -128,6 +128,8 @@ def test_describe_reads_as_a_sentence_with_the_unit():
     res = pr.get("mean-ci").estimate(sample)
     assert isinstance(res, pr.Estimate)
     text = res.describe()
-    assert text.startswith(f"mean {res.estimate:.4g} ms, 95% CI {res.ci_low:.4g} to {res.ci_high:.4g} ms")
+    q = pr.display.quantity
+    assert text.startswith(f"mean {q(res.estimate, 'ms')}, 95% CI {q(res.ci_low, 'ms')} to {q(res.ci_high, 'ms')}")
+    assert text.startswith("mean 10.13 ms, 95% CI 7.524 ms to 12.74 ms")  # human units, 4 significant digits
     assert text.endswith("t interval, 3 invocations")
     assert "bootstrap, 3 invocations" in pr.get("mean-ci", method="bootstrap", random_state=1).estimate(sample).describe()

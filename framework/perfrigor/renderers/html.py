@@ -1,50 +1,86 @@
-"""The report as one self-contained HTML page (inline CSS, every text escaped)."""
+"""The report as one self-contained HTML page: inline CSS and inline SVG plots, nothing fetched.
+
+Every text is escaped, so benchmark names or messages cannot inject markup. The plots
+(matplotlib, imported only here and only when a plot is drawn) are inlined as SVG; the
+method details are ``<details>`` groups a reader opens on demand.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 
-from ._blocks import Heading, Items, Para, Table, layout
+from ..errors import ConfigError
+from ..plots.style import OUTCOME_COLOURS
+from ._blocks import Block, Details, Figure, Heading, Items, Para, Table
+from ._layout import Options, layout
+
+_TONES = "\n".join(
+    f"td.{name.replace(' ', '-')} {{ color: {colour}; font-weight: 600; }}" for name, colour in OUTCOME_COLOURS.items())
 
 CSS = """
-body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto; max-width: 72rem;
+body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 1.5rem auto; max-width: 76rem;
        padding: 0 1rem; color: #1d2327; }
-h1 { font-size: 1.5rem; border-bottom: 2px solid #2c5282; padding-bottom: .3rem; }
-h2 { font-size: 1.15rem; margin-top: 1.8rem; color: #2c5282; }
-table { border-collapse: collapse; margin: .6rem 0 1rem; font-size: 14px; }
-th, td { border: 1px solid #cbd5e0; padding: .25rem .6rem; text-align: left; vertical-align: top; }
+h1 { font-size: 1.45rem; border-bottom: 2px solid #2c5282; padding-bottom: .3rem; margin-bottom: .4rem; }
+h2 { font-size: 1.15rem; margin-top: 1.6rem; color: #2c5282; }
+h3 { font-size: 1.02rem; margin-top: 1.2rem; color: #2c5282; }
+table { border-collapse: collapse; margin: .6rem 0 .6rem; font-size: 14px; }
+th, td { border: 1px solid #cbd5e0; padding: .22rem .55rem; text-align: left; vertical-align: top; }
 th { background: #edf2f7; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
 tr:nth-child(even) td { background: #f7fafc; }
 td:not(:last-child) { white-space: nowrap; }
-td.faster { color: #22543d; background: #f0fff4 !important; font-weight: 600; }
-td.slower { color: #9b2c2c; background: #fff5f5 !important; font-weight: 600; }
 ul { padding-left: 1.4rem; } li { margin: .2rem 0; white-space: pre-line; }
 span.more { color: #4a5568; font-size: 13px; }
+details { margin: .35rem 0; border-left: 3px solid #e2e8f0; padding-left: .7rem; }
+details[open] { border-left-color: #90cdf4; }
+summary { cursor: pointer; font-weight: 600; color: #2c5282; padding: .15rem 0; }
+figure { margin: .5rem 0 1rem; }
+figure svg { max-width: 100%; height: auto; display: block; }
+p.note { color: #4a5568; font-size: 13px; }
 footer { margin-top: 2rem; color: #718096; font-size: 12px; }
 """
 
 
 def _item(text: str) -> str:
-    """First line as is; the following lines (key numbers) quieter."""
+    """First line as is; the following lines (key numbers, reasons) quieter."""
     first, _, rest = text.partition("\n")
     return escape(first) + (f'<br><span class="more">{escape(rest)}</span>' if rest else "")
 
 
-def _css_class(tone: str) -> str:
-    return f' class="{tone}"' if tone in ("faster", "slower") else ""
+def _classes(tone: str, numeric: bool) -> str:
+    names = [tone.replace(" ", "-")] if tone in OUTCOME_COLOURS else []
+    names += ["num"] if numeric else []
+    return f' class="{" ".join(names)}"' if names else ""
 
 
 class HtmlRenderer:
-    """A single HTML page: no external resources, safe to open from any report."""
+    """A single HTML page: no external resources, safe to open from any report.
+
+    ``plots=False`` leaves the plots out (a faster, smaller page); ``max_plots`` is how many
+    benchmarks get plots (default 60, the changed and unclear ones first).
+    """
 
     name = "html"
     suffix = ".html"
 
-    def render(self, report) -> str:
+    def render(self, report, *, verbose: bool = False, plots: bool = True, max_plots: int = 60) -> str:
         from .. import __version__
 
+        if isinstance(max_plots, bool) or not isinstance(max_plots, int) or max_plots < 0:
+            raise ConfigError(f"max_plots must be a whole number >= 0, got {max_plots!r}")
+        self._plot_error: str | None = None
         body: list[str] = []
-        for block in layout(report):
+        self._blocks(layout(report, Options(verbose=verbose, figures=plots, max_plots=max_plots)), body)
+        title = escape(f"perfrigor report: {report.pipeline}")
+        return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                f"<title>{title}</title>\n<style>{CSS}{_TONES}</style>\n</head>\n<body>\n"
+                + "\n".join(body)
+                + f"\n<footer>perfrigor {escape(__version__)}</footer>\n</body>\n</html>\n")
+
+    def _blocks(self, blocks: Sequence[Block], body: list[str]) -> None:
+        for block in blocks:
             if isinstance(block, Heading):
                 body.append(f"<h{block.level}>{escape(block.text)}</h{block.level}>")
             elif isinstance(block, Para):
@@ -52,15 +88,33 @@ class HtmlRenderer:
             elif isinstance(block, Items):
                 body.append("<ul>" + "".join(f"<li>{_item(i)}</li>" for i in block.items) + "</ul>")
             elif isinstance(block, Table):
-                head = "".join(f"<th>{escape(h)}</th>" for h in block.headers)
-                tones = block.tones or [[""] * len(r) for r in block.rows]
-                rows = "".join(
-                    "<tr>" + "".join(f"<td{_css_class(t)}>{escape(c)}</td>" for c, t in zip(row, tone, strict=True))
-                    + "</tr>"
-                    for row, tone in zip(block.rows, tones, strict=True))
-                body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
-        title = escape(f"perfrigor report: {report.pipeline}")
-        return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-                f"<title>{title}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
-                + "\n".join(body)
-                + f"\n<footer>perfrigor {escape(__version__)}</footer>\n</body>\n</html>\n")
+                body.append(self._table(block))
+            elif isinstance(block, Details):
+                body.append(f"<details{' open' if block.open else ''}><summary>{escape(block.summary)}</summary>")
+                self._blocks(block.blocks, body)
+                body.append("</details>")
+            elif isinstance(block, Figure):
+                body.append(self._figure(block))
+
+    @staticmethod
+    def _table(block: Table) -> str:
+        numeric = list(block.numeric or [False] * len(block.headers))
+        head = "".join(f"<th>{escape(h)}</th>" for h in block.headers)
+        tones = block.tones or [[""] * len(r) for r in block.rows]
+        rows = "".join(
+            "<tr>" + "".join(f"<td{_classes(t, n)}>{escape(c)}</td>"
+                             for c, t, n in zip(row, tone, numeric, strict=True)) + "</tr>"
+            for row, tone in zip(block.rows, tones, strict=True))
+        return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+
+    def _figure(self, block: Figure) -> str:
+        key = f' id="{escape(block.key)}"' if block.key else ""
+        if self._plot_error is None:
+            try:
+                svg = block.draw()
+            except ConfigError as exc:  # matplotlib missing: say so once, the report stays whole
+                self._plot_error = str(exc)
+                return f'<p class="note">Plots left out: {escape(str(exc))}</p>'
+            label = escape(block.alt, quote=True)
+            return f'<figure{key} role="img" aria-label="{label}">{svg}</figure>'
+        return ""

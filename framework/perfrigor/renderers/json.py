@@ -6,10 +6,11 @@ import json
 
 
 class JsonRenderer:
-    """Strict JSON: the report's ``to_dict()``, for programs."""
+    """Strict JSON: the report's ``to_dict()``, for programs (raw numbers in the samples' units)."""
 
     name = "json"
     suffix = ".json"
 
-    def render(self, report) -> str:
+    def render(self, report, *, verbose: bool = False) -> str:
+        # verbose changes nothing: the JSON report always holds every parameter
         return json.dumps(report.to_dict(), indent=2, allow_nan=False) + "\n"

@@ -1,13 +1,21 @@
-"""The report as GitHub-flavoured Markdown (tables GitHub renders)."""
+"""The report as GitHub-flavoured Markdown: the verdict table first, the details folded.
+
+Suits a pull-request comment: what a reviewer needs is visible, the method details sit in
+``<details>`` blocks GitHub folds.
+"""
 
 from __future__ import annotations
 
-from ._blocks import Heading, Items, Para, Table, layout
+import html
+from collections.abc import Sequence
+
+from ._blocks import Block, Details, Figure, Heading, Items, Para, Table
+from ._layout import Options, layout
 
 
 def _cell(text: str) -> str:
     # a pipe ends a cell and a newline ends a row: escape the one, join the other
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", "<br>") or " "
+    return text.replace("\\", "\\\\").replace("<", "&lt;").replace("|", "\\|").replace("\n", "<br>") or " "
 
 
 def _escape(text: str) -> str:
@@ -15,23 +23,35 @@ def _escape(text: str) -> str:
 
 
 class MarkdownRenderer:
-    """Markdown: headings, bullet lists and pipe tables."""
+    """Markdown: headings, bullet lists, pipe tables, ``<details>`` for the method details."""
 
     name = "markdown"
     suffix = ".md"
 
-    def render(self, report) -> str:
+    def render(self, report, *, verbose: bool = False) -> str:
         out: list[str] = []
-        for block in layout(report):
-            if isinstance(block, Heading):
-                out += ["#" * block.level + " " + _escape(block.text), ""]
+        self._blocks(layout(report, Options(verbose=verbose)), out, 0)
+        return "\n".join(out).rstrip() + "\n"
+
+    def _blocks(self, blocks: Sequence[Block], out: list[str], depth: int) -> None:
+        for block in blocks:
+            if isinstance(block, Details):
+                summary = html.escape(block.summary)  # HTML, not Markdown, inside <summary>
+                out += [f"<details{' open' if block.open else ''}><summary>{summary}</summary>", ""]
+                self._blocks(block.blocks, out, depth + 1)
+                out += ["</details>", ""]
+            elif isinstance(block, Heading):
+                level = block.level + (depth if block.level > 1 else 0)
+                out += ["#" * min(level, 6) + " " + _escape(block.text), ""]
             elif isinstance(block, Para):
                 out += [_escape(block.text), ""]
             elif isinstance(block, Items):
                 out += ["- " + _escape(i).replace("\n", "  \n  ") for i in block.items] + [""]
             elif isinstance(block, Table):
+                numeric = list(block.numeric or [False] * len(block.headers))
                 out.append("| " + " | ".join(_cell(h) for h in block.headers) + " |")
-                out.append("|" + "|".join(" --- " for _ in block.headers) + "|")
+                out.append("|" + "|".join(" ---: " if n else " --- " for n in numeric) + "|")
                 out += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in block.rows]
                 out.append("")
-        return "\n".join(out).rstrip() + "\n"
+            elif isinstance(block, Figure):
+                continue  # a comment cannot carry inline pictures; the HTML report has them

@@ -2,35 +2,52 @@
 
 from __future__ import annotations
 
-from ._blocks import Heading, Items, Para, Table, layout
+from collections.abc import Sequence
+
+from ._blocks import Block, Details, Figure, Heading, Items, Para, Table
+from ._layout import Options, layout
+
+_UNDERLINE = {1: "=", 2: "-"}
 
 
 def _table(t: Table) -> list[str]:
     cols = list(zip(*([list(t.headers)] + [list(r) for r in t.rows]), strict=True)) if t.rows else [[h] for h in t.headers]
     widths = [max(len(c) for c in col) for col in cols]
+    numeric = list(t.numeric or [False] * len(widths))
 
-    def line(cells) -> str:
-        # the last column (usually a verdict) is not padded, so long sentences do not widen the table
-        return "  ".join(c.ljust(w) if i < len(widths) - 1 else c for i, (c, w) in enumerate(zip(cells, widths, strict=True))).rstrip()
+    def line(cells, header: bool = False) -> str:
+        # the last column (usually a sentence) is not padded, so long sentences do not widen the table
+        out = []
+        for i, (c, w) in enumerate(zip(cells, widths, strict=True)):
+            if i == len(widths) - 1:
+                out.append(c)
+            else:
+                out.append(c.rjust(w) if numeric[i] and not header else c.ljust(w))
+        return "  ".join(out).rstrip()
 
-    out = [line(t.headers), line(["-" * w for w in widths])]
+    out = [line(t.headers, header=True), line(["-" * w for w in widths])]
     out += [line(r) for r in t.rows]
     return out
 
 
 class TextRenderer:
-    """Plain text: headings underlined, aligned tables."""
+    """Plain text: headings underlined, aligned tables (numbers right-aligned)."""
 
     name = "text"
     suffix = ".txt"
 
-    def render(self, report) -> str:
+    def render(self, report, *, verbose: bool = False) -> str:
         lines: list[str] = []
-        for block in layout(report):
-            if isinstance(block, Heading):
-                if lines:
-                    lines.append("")
-                lines += [block.text, ("=" if block.level == 1 else "-") * len(block.text)]
+        self._blocks(layout(report, Options(verbose=verbose)), lines, 0)
+        return "\n".join(lines) + "\n"
+
+    def _blocks(self, blocks: Sequence[Block], lines: list[str], depth: int) -> None:
+        for block in blocks:
+            if isinstance(block, Details):
+                self._heading(block.summary, 2 + depth, lines)
+                self._blocks(block.blocks, lines, depth + 1)
+            elif isinstance(block, Heading):
+                self._heading(block.text, block.level + (depth if block.level > 1 else 0), lines)
             elif isinstance(block, Para):
                 if lines and lines[-1].startswith("  "):
                     lines.append("")
@@ -42,4 +59,11 @@ class TextRenderer:
                     lines += [f"    {r}" for r in rest]
             elif isinstance(block, Table):
                 lines += ["  " + ln for ln in _table(block)]
-        return "\n".join(lines) + "\n"
+            elif isinstance(block, Figure):
+                continue  # pictures are for the formats that show them
+
+    @staticmethod
+    def _heading(text: str, level: int, lines: list[str]) -> None:
+        if lines:
+            lines.append("")
+        lines += [text, _UNDERLINE.get(level, "~") * len(text)]

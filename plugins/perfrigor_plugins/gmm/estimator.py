@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any, ClassVar
 
 import attrs
@@ -42,12 +41,6 @@ class GaussianMixture(pr.Estimator):
         from .fitting import fit_mixture  # (the EM engine is imported when a mixture is fitted)
 
         return fit_mixture(sample, self.max_components, self.model)[2]
-
-    def plot(self, sample: Any, result: MixtureFit, path: str | Path) -> Path:
-        """Histogram with the fitted density and its components, and EDF vs fitted CDF (PNG)."""
-        from .plot import plot_mixture
-
-        return plot_mixture(pr.as_sample(sample), result, path)
 
 
 @attrs.define(repr=False)

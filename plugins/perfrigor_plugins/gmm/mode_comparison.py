@@ -225,24 +225,25 @@ class ModeComparisonComparator(pr.Comparator):
         significant = None
         if main is not None and main.pvalue is not None and main.ci_low is not None:
             significant = main.pvalue < alpha
-        unit = f" {old.unit}" if old.unit else ""
-        where = ", ".join(f"{_at(m):.4g}{unit}" for m in matched)
+
+        def q(x: float) -> str:
+            return pr.display.quantity(x, old.unit)
+
+        where = ", ".join(q(_at(m)) for m in matched)
         if kind == UNIMODAL:
             head = "one mode in each system"
         elif kind == DIFFERENT:
             head = (f"the systems have different modes: baseline at "
-                    f"{', '.join(f'{m.baseline_location:.4g}' for m in matched if m.baseline_runs)}{unit}, "
-                    f"candidate at {', '.join(f'{m.candidate_location:.4g}' for m in matched if m.candidate_runs)}"
-                    f"{unit}")
+                    f"{', '.join(q(m.baseline_location) for m in matched if m.baseline_runs)}, "
+                    f"candidate at {', '.join(q(m.candidate_location) for m in matched if m.candidate_runs)}")
         else:
-            shares = "; ".join(f"{m.baseline_share:.0%} vs {m.candidate_share:.0%} of runs at {_at(m):.4g}"
-                               + (f"->{m.candidate_location:.4g}" if kind == SHIFTED else "") + unit
-                               for m in matched)
+            shares = "; ".join(f"{m.baseline_share:.0%} vs {m.candidate_share:.0%} of runs at {q(_at(m))}"
+                               + (f" -> {q(m.candidate_location)}" if kind == SHIFTED else "") for m in matched)
             head = (f"{'shared' if kind == SHARED else 'shifted'} modes at {where}: {shares}"
                     + ("" if shares_p is None else f" (shares differ: p = {shares_p:.2g})" if shares_p < alpha
                        else f" (shares do not differ significantly, p = {shares_p:.2g})"))
         if main is not None and main.speedup is not None:
-            mode = "" if kind == UNIMODAL else f" in the mode at {_at(main):.4g}{unit}"
+            mode = "" if kind == UNIMODAL else f" in the mode at {q(_at(main))}"
             head += f"; speedup{mode} {main.speedup:.4g}"
             if main.ci_low is not None:
                 head += f" ({self.confidence:.0%} CI {main.ci_low:.4g} to {main.ci_high:.4g})"

@@ -45,14 +45,25 @@ class MixtureFit(pr.Result):
         return Mixture(self.weights, self.means, self.sds)
 
     def describe(self) -> str:
-        unit = f" {self.unit}" if self.unit else ""
-        parts = [f"{w:.0%} at {m:.4g}{unit} (sd {s:.3g})" for w, m, s in zip(self.weights, self.means, self.sds,
-                                                                                 strict=True)]
+        q = pr.display.quantity
+        parts = [f"{w:.0%} at {q(m, self.unit)} (sd {q(s, self.unit, 3)})"
+                 for w, m, s in zip(self.weights, self.means, self.sds, strict=True)]
         kind = "equal variances" if self.model == "E" else "unequal variances"
         comps = "1 normal component" if self.n_components == 1 else f"{self.n_components} components ({kind})"
         modes = "1 mode" if self.modes == 1 else f"{self.modes} modes"
-        at = ", ".join(f"{m:.4g}" for m in self.mode_locations)
-        return f"Gaussian mixture, {comps}: {'; '.join(parts)}; {modes} (I4) at {at}{unit}; BIC {self.bic:.2f}"
+        at = ", ".join(q(m, self.unit) for m in self.mode_locations)
+        return f"Gaussian mixture, {comps}: {'; '.join(parts)}; {modes} (I4) at {at}; BIC {self.bic:.2f}"
+
+    def plot_layers(self, sample: Any) -> list:
+        """The fitted density (components dashed, CDF for describe --plot) and its modes, for the plots."""
+        mix = self.mixture()
+        span = (min(m - 3 * s for m, s in zip(self.means, self.sds, strict=True)),
+                max(m + 3 * s for m, s in zip(self.means, self.sds, strict=True)))
+        label = ("fitted normal" if self.n_components == 1
+                 else f"fitted mixture ({self.n_components} components)")
+        return [pr.drawing.Density(mix.pdf, label, components=mix.component_pdfs if self.n_components > 1 else None,
+                                   cdf=mix.cdf, span=span),
+                pr.drawing.Marks(self.mode_locations, "mode" if self.modes == 1 else f"{self.modes} modes (I4)")]
 
 
 @attrs.frozen(kw_only=True)

@@ -32,13 +32,20 @@ class MeanEstimate(pr.Estimate):
 
     def describe(self) -> str:
         d = self.details
-        unit = f" {d['unit']}" if d.get("unit") else ""
         how = ("t interval" if d.get("method") == "t" else "hierarchical bootstrap") + \
             f", {d.get('n_top')} {d.get('top_level')}s"
         rel = d.get("relative_half_width")
         pm = f" (± {100 * rel:.3g}%)" if rel is not None else ""
-        return (f"mean {self.estimate:.4g}{unit}, {self.confidence:.0%} CI {self.ci_low:.4g} to "
-                f"{self.ci_high:.4g}{unit}{pm}; {how}")
+        q = pr.display.quantity
+        unit = d.get("unit") or ""
+        return (f"mean {q(self.estimate, unit)}, {self.confidence:.0%} CI {q(self.ci_low, unit)} to "
+                f"{q(self.ci_high, unit)}{pm}; {how}")
+
+    def plot_layers(self, sample: Any) -> list:
+        """The mean and its interval, drawn below the sample's distribution."""
+        if self.estimate is None:
+            return []
+        return [pr.drawing.Interval(self.estimate, self.ci_low, self.ci_high, f"mean, {self.confidence:.0%} CI")]
 
 
 @attrs.define(repr=False)

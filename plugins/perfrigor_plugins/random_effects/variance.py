@@ -40,6 +40,10 @@ class VarianceComponents(pr.Result):
             text += f"; T² <= 0 at {', '.join(self.drop)}: drop (repeat once) and re-estimate"
         return text
 
+    def plot_layers(self, sample: Any) -> list:
+        """The variance components per level (T² clipped at 0 when drawn), top level first."""
+        return [pr.drawing.LevelVariances(self.levels[::-1], self.T2[::-1], "variance components T²")]
+
 
 @attrs.define(repr=False)
 class VarianceComponentsEstimator(pr.Estimator):

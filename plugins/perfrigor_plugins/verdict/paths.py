@@ -204,12 +204,11 @@ def modes(old: pr.Sample, new: pr.Sample, found: Found, confidence: float, flags
     cluster in a mode over time are dependent as a whole series, not necessarily within the mode.
     """
     res = found.result
-    unit = f" {old.unit}" if old.unit else ""
     matched = list(res.modes)
     flags = ["multimodal", *flags]
     shares = "; ".join(f"{m.baseline_share:.0%} vs {m.candidate_share:.0%} of runs at "
-                       f"{_loc(m.baseline_location if m.baseline_location is not None else m.candidate_location)}"
-                       f"{unit}" for m in matched)
+                       f"{_loc(m.baseline_location if m.baseline_location is not None else m.candidate_location, old)}"
+                       for m in matched)
     alpha = 1.0 - confidence
     moved = res.shares_pvalue is not None and res.shares_pvalue < alpha
     details = {"kind": res.kind, "shares": shares, "shares_pvalue": res.shares_pvalue}
@@ -219,7 +218,7 @@ def modes(old: pr.Sample, new: pr.Sample, found: Found, confidence: float, flags
         flags.append("shares")
     d = res.dominant
     main = matched[d]
-    where = _loc(main.baseline_location if main.baseline_location is not None else main.candidate_location)
+    where = _loc(main.baseline_location if main.baseline_location is not None else main.candidate_location, old)
     x = old.flat[np.asarray(res.baseline_modes) == d]
     y = new.flat[np.asarray(res.candidate_modes) == d]
     members = [pr.Sample(v, unit=s.unit, lower_is_better=s.lower_is_better) for v, s in ((x, old), (y, new))]
@@ -227,15 +226,16 @@ def modes(old: pr.Sample, new: pr.Sample, found: Found, confidence: float, flags
     taus = tuple(float(c.tau) if c is not None and c.dependent else 1.0 for c in checks)
     if any(t > 1.0 for t in taus):
         flags.append("dependence")
-        notes.append(f"the runs within the mode at {where}{unit} are serially dependent")
+        notes.append(f"the runs within the mode at {where} are serially dependent")
     path = ranks(members[0], members[1], confidence, found.source, taus, flags, notes)
     unclear = path.unclear
     if unclear is None and moved and not path.answer.significant:
         unclear = (f"the modes did not move, their shares did: {shares}; that is the session, not the code, "
                    "as often as not: rerun both systems in several sessions")
-    return attrs.evolve(path, statistic=f"mode at {where}{unit}", unclear=unclear,
+    return attrs.evolve(path, statistic=f"mode at {where}", unclear=unclear,
                         details={**path.details, **details})
 
 
-def _loc(x: float | None) -> str:
-    return "?" if x is None else f"{x:.4g}"
+def _loc(x: float | None, sample: pr.Sample) -> str:
+    """A location in the sample's unit, for people (8.185 ms)."""
+    return "?" if x is None else pr.display.quantity(x, sample.unit)

@@ -14,14 +14,18 @@ MEAN_BASED = ("fieller", "bootstrap-ratio", "mean-difference")
 
 
 def pct(speedup: float) -> str:
-    """"6.1% faster" for a speedup of 1.061, "11% slower" for 0.9 (the candidate takes 11% longer)."""
+    """A speedup as a factor, whichever way: "1.061x faster" (1.061), "1.11x slower" (0.9).
+
+    A factor rather than a percentage: the report's change column gives the metric's relative
+    change (time -5.8% for 1.061x faster), and two percentages of different bases side by side mislead.
+    """
     if speedup >= 1.0:
-        return f"{_num(100 * (speedup - 1.0))}% faster"
-    return f"{_num(100 * (1.0 / speedup - 1.0))}% slower"
+        return f"{_num(speedup)}x faster"
+    return f"{_num(1.0 / speedup)}x slower"
 
 
 def _num(x: float) -> str:
-    return f"{x:.2g}" if x < 10 else f"{x:.0f}"
+    return f"{x:.4g}" if x < 10 else f"{x:.3g}"
 
 
 def _between(low: float, high: float) -> str:

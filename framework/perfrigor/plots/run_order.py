@@ -1,0 +1,51 @@
+"""Measurements in the order they were taken: where the runs drift or depend on each other."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+import numpy as np
+
+from ..drawing import Layer, RunOrderLine
+from ._mpl import human_axis, margins_axes, new_figure, styled
+
+
+@attrs.frozen
+class Series:
+    """One system's values in run order (flattened), its top-level unit size, its layers."""
+
+    label: str
+    values: np.ndarray
+    colour: str
+    unit_size: int = 0
+    layers: Sequence[Layer] = ()
+
+
+@styled
+def run_order(series: Sequence[Series], unit: str, title: str = "", width: float = 9.0) -> object:
+    """A Figure: value against run index per system; dotted lines between top-level units
+    (invocations) of hierarchical samples; run-order curves from the layers."""
+    all_values = np.concatenate([np.asarray(s.values, dtype=float).ravel() for s in series])
+    factor, ylabel = human_axis(all_values, unit)
+    fig = new_figure(width, 2.6)
+    ax = margins_axes(fig, 0.85, right=2.4, top=0.35 if title else 0.12)
+    for s in series:
+        y = np.asarray(s.values, dtype=float).ravel()
+        idx = np.arange(y.size)
+        ax.plot(idx, y / factor, "-o", color=s.colour, lw=0.7, ms=2.6, alpha=0.85, label=s.label,
+                rasterized=y.size > 1000)  # thousands of runs: one embedded bitmap, not one element each
+        if s.unit_size and s.unit_size < y.size:
+            for b in range(s.unit_size, y.size, s.unit_size):
+                ax.axvline(b - 0.5, color=s.colour, lw=0.5, ls=":", alpha=0.5)
+        for layer in s.layers:
+            if isinstance(layer, RunOrderLine):
+                ax.plot(idx, np.asarray(layer.values(idx), dtype=float) / factor, color=s.colour, lw=1.6,
+                        ls="--", label=f"{s.label}: {layer.label}")
+    ax.set_xlabel("run (in the order measured)")
+    ax.set_ylabel(ylabel)
+    ax.grid(axis="y", color="#edf2f7", lw=0.8)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    if title:
+        ax.set_title(title, loc="left")
+    return fig

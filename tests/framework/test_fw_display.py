@@ -1,0 +1,69 @@
+"""perfrigor.display: human units for people (ns/µs/ms/s, K/M/G), one scale per column."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import perfrigor as pr
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+d = pr.display
+
+
+@pytest.mark.parametrize(("value", "unit", "text"), [
+    (9.716e-05, "s", "97.16 µs"),
+    (0.008185, "s", "8.185 ms"),
+    (12.3, "s", "12.30 s"),
+    (1.2e-9, "s", "1.200 ns"),
+    (1500.0, "ns", "1.500 µs"),
+    (2.5, "ms", "2.500 ms"),
+    (1.2e6, "ops/s", "1.200M ops/s"),
+    (2.5e9, "B/s", "2.500 GB/s"),
+    (123.4, "score", "123.4 score"),
+    (0.5, "", "0.5000"),
+    (None, "s", "-"),
+])
+def test_quantity(value, unit, text):
+    assert d.quantity(value, unit) == text
+
+
+def test_a_column_shares_one_scale_when_it_reads_well():
+    texts, scale = d.column([0.008185, 0.0512, 0.0024], "s")
+    assert texts == ["8.185", "51.20", "2.400"] and scale.label == "ms"
+    texts, scale = d.column([1e-8, 10.0], "s")  # ten decades: each value its own unit
+    assert scale is None and texts == ["10.00 ns", "10.00 s"]
+
+
+def test_percent_and_change():
+    assert [d.percent(x) for x in (0.0052, -0.061, -0.34, 2.33, 0.0)] == ["+0.52%", "-6.1%", "-34.0%", "+233%", "±0%"]
+    assert d.change(2.0, lower_is_better=True) == pytest.approx(-0.5)  # twice as fast: half the time
+    assert d.change(2.0, lower_is_better=False) == pytest.approx(1.0)  # twice the throughput
+    assert d.change(None) is None and d.change(0.0) is None
+
+
+@settings(deadline=None)  # a loaded CI machine must not fail a microsecond test
+@given(st.floats(min_value=1e-11, max_value=999.0, allow_nan=False))
+def test_a_time_reads_back_within_four_digits(seconds):
+    text = d.quantity(seconds, "s")
+    number, unit = text.split()
+    factor = {"ps": 1e-12, "ns": 1e-9, "µs": 1e-6, "ms": 1e-3, "s": 1.0}[unit]
+    assert 1.0 <= float(number) < 1000.0 or unit == "ps" and float(number) < 1000.0
+    assert float(number) * factor == pytest.approx(seconds, rel=6e-4)
+    assert len(re.sub(r"\D", "", number).lstrip("0")) <= 4
+
+
+@settings(deadline=None)
+@given(st.lists(st.floats(min_value=1e-6, max_value=1e-2), min_size=1, max_size=20))
+def test_a_column_within_four_decades_keeps_every_value(values):
+    texts, scale = d.column(values, "s")
+    assert scale is not None
+    for v, t in zip(values, texts, strict=True):
+        assert float(t) * scale.factor == pytest.approx(v, rel=6e-4, abs=scale.factor * 1e-3)
+
+
+def test_signif_never_rounds_to_five_digits():
+    assert d.signif(9.9996) == "10.00" and d.signif(123456.0) == "123456" and d.signif(-3.14159) == "-3.142"
+    assert d.signif(float("inf")) == "inf" and not math.isnan(float(d.signif(0.0)))
