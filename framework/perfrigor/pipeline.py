@@ -3,9 +3,11 @@
 Per-benchmark steps run on every benchmark (through any
 ``concurrent.futures.Executor``), suite steps run once; every step sees the
 results of the steps before it. Consecutive per-benchmark steps form a stage,
-sent as one task per benchmark. Results do not depend on the executor (numpy
-Generator seeds are split per benchmark before tasks leave). A DataError of a
-step is recorded in ``report.errors``, never dropped.
+sent as tasks of a batch of benchmarks each, in which every step may first
+prepare the whole batch (``Component.prepare``) and share what it computes
+through the task's ``Workspace``. Results depend neither on the executor nor on
+the batching (numpy Generator seeds are split per benchmark before tasks leave).
+A DataError of a step is recorded in ``report.errors``, never dropped.
 """
 
 from __future__ import annotations
