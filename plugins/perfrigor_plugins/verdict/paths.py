@@ -130,20 +130,22 @@ def ranks(old: pr.Sample, new: pr.Sample, confidence: float, method: str,
     alpha = 1.0 - confidence
     resolution = _resolution(np.concatenate([x, y]))
     tiny = 2.0 / math.comb(x.size + y.size, x.size) > alpha  # no rank test can reach the level
-    if dependent:  # few effective runs: a rank test loses the size of the change, trimmed means keep it
+    if dependent and min(x.size, y.size) >= SMALL_SERIES:  # a rank test loses the size of a change, trimmed means keep it
         shift = pr.stats.yuen_shift(np.log(x), np.log(y), confidence, inflation=taus, trim=TRIM,
                                     rounding=resolution or 0.0)
         notes.append("the interval (trimmed means) is widened for the runs' serial dependence")
         statistic = "trimmed mean"
-    elif tiny:  # the means of log values, which assume roughly normal noise, are all that is left
+    elif tiny and not dependent:  # the means of log values, which assume roughly normal noise, are all that is left
         flags.append("tiny")
         shift = pr.stats.yuen_shift(np.log(x), np.log(y), confidence, trim=0.0, rounding=resolution or 0.0)
         notes.append(f"{x.size} and {y.size} runs are too few for a rank test at {confidence:.0%}: compared on "
                      "the means of log times (Welch), which assume roughly normal noise; run more to be safe")
         statistic = "mean"
-    else:
-        shift = pr.stats.hodges_lehmann(np.log(x), np.log(y), confidence)
+    else:  # rank-sum interval (widened by tau below 20 runs: t quantiles of 1 or 2 df make absurd means)
+        shift = pr.stats.hodges_lehmann(np.log(x), np.log(y), confidence, inflation=taus)
         statistic = "median"
+        if dependent:
+            notes.append("the interval is widened for the runs' serial dependence")
     lib = old.lower_is_better
     low, high = interval_from_shift(shift.ci_low, shift.ci_high, lib)
     if resolution is not None and low is not None:
