@@ -76,8 +76,9 @@ def autocorrelation_time(z: np.ndarray) -> np.ndarray:
     pairs = gamma[..., : 2 * ((max_lag + 1) // 2)].reshape(r.shape[:-1] + (-1, 2)).sum(axis=-1)
     positive = np.cumprod(pairs > 0, axis=-1).astype(bool)
     tau_ips = -1.0 + 2.0 * (pairs * positive).sum(axis=-1)
-    if n < SHORT_SERIES:  # too short for long lags and for the mean's correction: their noise dominates
-        return np.clip(tau_ar1, 1.0, n)
+    if n < SHORT_SERIES:  # too short for long lags and for the mean's correction: their noise dominates;
+        # and for telling tau = 5 from tau = 10: at most n / 3 (3 effective runs), which AR(1) 0.5 (tau 3) respects
+        return np.clip(tau_ar1, 1.0, n / 3.0)
     tau = np.maximum(tau_ar1, tau_ips)
     return np.clip(tau / np.maximum(1.0 - tau / n, 1.0 / n), 1.0, n)
 
