@@ -6,10 +6,12 @@ see ``perfrigor.components()`` for what is installed.
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
+import importlib
+from typing import Any
 
-from . import display, drawing, hierarchy, progress, resampling, stats, units
+from . import display, drawing, progress, units
 from .components import (
+    BenchmarkJob,
     Comparator,
     Component,
     Estimator,
@@ -44,14 +46,32 @@ from .results import (
     conclusion,
     to_jsonable,
 )
+from .workspace import Workspace, current_workspace
 
-try:
-    __version__ = version("perfrigor")
-except PackageNotFoundError:  # running from a source tree
-    __version__ = "0.0.0+unknown"
+#: submodules of the public API imported on first use (``pr.stats`` needs scipy): start-up
+#: (``perfrigor --help``, ``perfrigor list``) pays only for what it uses
+LAZY_SUBMODULES = ("hierarchy", "resampling", "stats")
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("perfrigor")
+    except PackageNotFoundError:  # running from a source tree
+        return "0.0.0+unknown"
+
+
+def __getattr__(name: str) -> Any:
+    if name in LAZY_SUBMODULES:
+        return importlib.import_module(f"{__name__}.{name}")  # also binds it here: called once
+    if name == "__version__":  # the installed metadata, read only when asked for
+        globals()["__version__"] = value = _version()
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
-    "OUTCOMES", "BenchmarkInfo", "Comparator", "Comparison", "Component", "ConfigError", "DataError", "Estimate",
+    "OUTCOMES", "BenchmarkInfo", "BenchmarkJob", "Workspace", "current_workspace", "Comparator", "Comparison", "Component", "ConfigError", "DataError", "Estimate",
     "Estimator", "PerfrigorError", "Pipeline", "Previous", "Report", "Result", "Sample", "Suite", "SuiteSummary",
     "SuiteVerdict", "Test", "TestResult", "Verdict", "__version__", "as_sample", "as_sample_mapping", "check_random_state",
     "choice_param", "components", "conclusion", "confidence_param", "display", "drawing", "float_param", "get",

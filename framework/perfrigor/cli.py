@@ -19,7 +19,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import __version__, progress
+from . import progress
 from .components import pair_key
 from .data import Sample, Suite
 from .errors import ConfigError, DataError, PerfrigorError
@@ -46,6 +46,21 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]
         raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+class _Version(argparse.Action):
+    """``--version``: the installed version, read only when asked (reading metadata slows every start)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: Any = argparse.SUPPRESS, help: str = "show the version and exit") -> None:
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        from . import __version__
+
+        sys.stdout.write(f"perfrigor {__version__}\n")  # on stdout, as argparse's own version action
+        parser.exit()
 
 
 # ---------------------------------------------------------------- parser
@@ -96,7 +111,7 @@ def _add_analysis(p: argparse.ArgumentParser, pipeline_choice: bool = True) -> N
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="perfrigor", description="Is a performance change real, and how big is it?",
                      epilog="Exit codes: 0 done, 1 a requested check failed, 2 bad input or usage.")
-    parser.add_argument("--version", action="version", version=f"perfrigor {__version__}")
+    parser.add_argument("--version", action=_Version)
     parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 

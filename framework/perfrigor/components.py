@@ -12,7 +12,7 @@ The pipeline calls :meth:`Component.run_benchmark` (per benchmark) or
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import attrs
@@ -138,6 +138,23 @@ class Previous(dict):
 PairKey = str
 
 
+@attrs.frozen
+class BenchmarkJob:
+    """One benchmark as a per-benchmark step is about to run on it (what ``Component.prepare`` sees).
+
+    ``component`` is the step's component as it runs on this benchmark (its own
+    seed, its ``for_benchmark`` settings); ``previous`` the earlier steps' results
+    on this benchmark.
+    """
+
+    benchmark: str
+    component: Component
+    samples: Mapping[str, Sample]
+    baseline: str
+    candidate: str | None
+    previous: Mapping[str, Mapping[str, Result]]
+
+
 def pair_key(baseline: str, candidate: str) -> PairKey:
     """The key under which a two-system result is stored in a report."""
     return f"{baseline} -> {candidate}"
@@ -209,6 +226,18 @@ class Component:
                   previous: Mapping[str, Any]) -> Result:
         """Run once on a suite (``scope == "suite"`` components)."""
         raise NotImplementedError(f"{self.name} does not run on a whole suite")
+
+    @classmethod
+    def prepare(cls, jobs: Sequence[BenchmarkJob]) -> None:
+        """Work shared by many benchmarks, done at once before ``run_benchmark`` runs on each of them.
+
+        A pipeline calls it once per task (a batch of benchmarks) for every
+        per-benchmark step, before that step runs on the task's benchmarks, with
+        the jobs of this class. Store what it computes in ``pr.current_workspace()``
+        (valid for this task only) and let ``run_benchmark`` find it there; results
+        must be the same as without it. Bad data are left for ``run_benchmark``
+        to report. Default: nothing.
+        """
 
     def for_benchmark(self, info: Any) -> Component:
         """The component to run on one benchmark given its ``BenchmarkInfo`` (or None); default: itself.

@@ -3,13 +3,16 @@
 Per-benchmark steps run on every benchmark (through any
 ``concurrent.futures.Executor``), suite steps run once; every step sees the
 results of the steps before it. Consecutive per-benchmark steps form a stage,
-sent as one task per benchmark. Results do not depend on the executor (numpy
-Generator seeds are split per benchmark before tasks leave). A DataError of a
-step is recorded in ``report.errors``, never dropped.
+sent as tasks of a batch of benchmarks each, in which every step may first
+prepare the whole batch (``Component.prepare``) and share what it computes
+through the task's ``Workspace``. Results depend neither on the executor nor on
+the batching (numpy Generator seeds are split per benchmark before tasks leave).
+A DataError of a step is recorded in ``report.errors``, never dropped.
 """
 
 from __future__ import annotations
 
+import collections
 import concurrent.futures as cf
 import contextlib
 import inspect
@@ -22,11 +25,12 @@ import attrs
 import numpy as np
 
 from . import progress
-from .components import Component, Previous, build
+from .components import BenchmarkJob, Component, Previous, build
 from .data import Sample, Suite, benchmark_name
 from .errors import ConfigError, DataError
 from .report import Report, StepInfo
 from .results import Result
+from .workspace import Workspace
 
 
 @attrs.frozen
@@ -78,33 +82,92 @@ def _check_levels(component: Component, samples: Mapping[str, Sample]) -> None:
                             f"system {system!r} has {sample.n_levels} ({', '.join(sample.levels or ())})")
 
 
-def _run_stage(steps: Sequence[tuple[str, Component]], benchmark: str, samples: Mapping[str, Sample],
-               baseline: str, candidate: str | None, previous: Previous
-               ) -> tuple[PerBenchmark, list[tuple[str, str]]]:
-    """Module-level (picklable) task: consecutive per-benchmark steps on one benchmark.
+def _run_step(step_id: str, job: BenchmarkJob) -> dict[str, Result]:
+    """One step on one benchmark; DataError propagates, other exceptions get a note naming both."""
+    try:
+        out = job.component.run_benchmark(job.samples, job.baseline, job.candidate, job.previous)
+    except DataError:
+        raise
+    except Exception as exc:
+        exc.add_note(f"perfrigor: in step {step_id!r} ({job.component.name}) on benchmark {job.benchmark!r}")
+        raise
+    if not isinstance(out, Mapping) or not all(isinstance(r, Result) for r in out.values()):
+        raise TypeError(f"step {step_id!r}: {type(job.component).__name__}.run_benchmark must return "
+                        f"{{key: pr.Result}}, got {out!r:.200}")
+    return {str(k): r for k, r in out.items()}
 
-    Returns the new results ``{step_id: {key: result}}`` and the ``(step_id, message)`` of
-    steps that raised DataError (later steps still run and see what is there). Any other
-    exception propagates, with a note naming the step and the benchmark.
+
+def _prepare(step_id: str, jobs: Sequence[BenchmarkJob]) -> None:
+    """``Component.prepare`` of each component class among ``jobs``, with its jobs.
+
+    A DataError there is left for ``run_benchmark`` to report on the benchmark it concerns.
     """
-    seen = Previous(previous)
-    new: PerBenchmark = {}
-    errors: list[tuple[str, str]] = []
-    for step_id, component in steps:
+    by_class: dict[type, list[BenchmarkJob]] = {}
+    for job in jobs:
+        by_class.setdefault(type(job.component), []).append(job)
+    for cls, group in by_class.items():
         try:
-            _check_levels(component, samples)
-            out = component.run_benchmark(samples, baseline, candidate, seen)
-        except DataError as exc:
-            errors.append((step_id, str(exc)))
+            cls.prepare(group)
+        except DataError:
             continue
         except Exception as exc:
-            exc.add_note(f"perfrigor: in step {step_id!r} ({component.name}) on benchmark {benchmark!r}")
+            exc.add_note(f"perfrigor: in step {step_id!r} ({cls.name}), preparing {len(group)} benchmark(s)")
             raise
-        if not isinstance(out, Mapping) or not all(isinstance(r, Result) for r in out.values()):
-            raise TypeError(f"step {step_id!r}: {type(component).__name__}.run_benchmark must return "
-                            f"{{key: pr.Result}}, got {out!r:.200}")
-        new[step_id] = seen[step_id] = {str(k): r for k, r in out.items()}
-    return new, errors
+
+
+def _run_batch(steps: Sequence[tuple[str, Sequence[Component]]], benchmarks: Sequence[str],
+               samples: Sequence[Mapping[str, Sample]], baseline: str, candidate: str | None,
+               previous: Sequence[Previous]) -> list[tuple[PerBenchmark, list[tuple[str, str]]]]:
+    """Module-level (picklable) task: consecutive per-benchmark steps on a batch of benchmarks.
+
+    ``steps`` pairs each step id with its component for every benchmark of the batch. Steps
+    run one after the other over the whole batch, each first given the chance to prepare
+    work shared by the batch (``Component.prepare``), inside one Workspace that lives as
+    long as the task. Returns, per benchmark, the new results ``{step_id: {key: result}}``
+    and the ``(step_id, message)`` of steps that raised DataError (later steps still run
+    and see what is there). Results do not depend on how benchmarks are batched.
+    """
+    seen = [Previous(p) for p in previous]
+    new: list[PerBenchmark] = [{} for _ in benchmarks]
+    errors: list[list[tuple[str, str]]] = [[] for _ in benchmarks]
+    with Workspace():
+        for step_id, components in steps:
+            jobs: list[tuple[int, BenchmarkJob]] = []
+            for i, (bench, component) in enumerate(zip(benchmarks, components, strict=True)):
+                try:
+                    _check_levels(component, samples[i])
+                except DataError as exc:
+                    errors[i].append((step_id, str(exc)))
+                    continue
+                jobs.append((i, BenchmarkJob(bench, component, samples[i], baseline, candidate, seen[i])))
+            _prepare(step_id, [job for _, job in jobs])
+            for i, job in jobs:
+                try:
+                    out = _run_step(step_id, job)
+                except DataError as exc:
+                    errors[i].append((step_id, str(exc)))
+                    continue
+                new[i][step_id] = seen[i][step_id] = out
+    return list(zip(new, errors, strict=True))
+
+
+#: benchmarks per task: in the calling process, large batches amortise numpy's per-call cost
+#: (one batched fit of many samples); with a pool, about 8 tasks per stage spread the load
+SERIAL_BATCH = 256
+#: tasks submitted and not yet collected: bounds the memory a large suite holds in flight
+IN_FLIGHT = max(4, 2 * (os.cpu_count() or 1))
+POOL_BATCH = 64
+POOL_TASKS = 8
+
+
+def _batch_size(n: int, in_process: bool, batch_size: int | None) -> int:
+    if batch_size is not None:
+        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+            raise ConfigError(f"batch_size must be a positive integer, got {batch_size!r}")
+        return batch_size
+    if in_process:
+        return SERIAL_BATCH
+    return max(1, min(POOL_BATCH, -(-n // POOL_TASKS)))
 
 
 def _stages(steps: Sequence[Step]) -> list[list[Step]]:
@@ -289,15 +352,19 @@ class Pipeline:
                                   f"(systems: {', '.join(map(repr, systems))})")
         return baseline, candidate
 
-    def run(self, *inputs: Any, executor: cf.Executor | str | None = None) -> Report:
+    def run(self, *inputs: Any, executor: cf.Executor | str | None = None,
+            batch_size: int | None = None) -> Report:
         """Run every step on a suite, or on baseline and candidate samples (or file paths).
 
         ``executor`` runs the per-benchmark work: None (serial, the default), ``"process"``
         (a local process pool), or any ``concurrent.futures.Executor`` (e.g. a dask
-        ``Client.get_executor()``). Results do not depend on it. A step that raises
-        DataError on a benchmark (or on the suite) is recorded in ``report.errors`` and
-        the later steps still run; only when no step produces anything is the DataError
-        raised. Other exceptions are bugs: they propagate, noting the step and benchmark.
+        ``Client.get_executor()``). Results depend neither on it nor on ``batch_size``, the
+        benchmarks per task (default: 256 in the calling process, else about an eighth of
+        the suite, at most 64), whose work a step may prepare at once (``Component.prepare``).
+        A step that raises DataError on a benchmark (or on the suite) is recorded in
+        ``report.errors`` and the later steps still run; only when no step produces anything
+        is the DataError raised. Other exceptions are bugs: they propagate, noting the step
+        and benchmark.
         """
         if not inputs:
             raise DataError("nothing to analyse: give a suite or baseline and candidate samples")
@@ -315,6 +382,7 @@ class Pipeline:
             errors.append({"step": step_id, "benchmark": bench, "message": message})
 
         components = {s.id: s.component.name for s in self.steps}
+        size = _batch_size(len(benchmarks), executor is None or executor == "serial", batch_size)
         pool, owned = _make_executor(executor)
         try:
             for stage in _stages(self.steps):
@@ -341,23 +409,38 @@ class Pipeline:
                     suite_results[step.id] = result
                     continue
                 copies = {s.id: _seeded(s.component, len(benchmarks)) for s in stage}
-                futures = [  # for_benchmark: a component may honour the benchmark's own settings (info)
-                    pool.submit(_run_stage,
-                                [(s.id, copies[s.id][i].for_benchmark(suite.info.get(b))) for s in stage],
-                                b, suite[b], baseline, candidate, Previous(per_bench[b], components))
-                    for i, b in enumerate(benchmarks)
-                ]
+                # for_benchmark: a component may honour the benchmark's own settings (info)
+                runs = {s.id: [copies[s.id][i].for_benchmark(suite.info.get(b)) for i, b in enumerate(benchmarks)]
+                        for s in stage}
+
+                def submit(lo: int, hi: int, stage: list[Step] = stage, runs: dict = runs) -> cf.Future:
+                    names = benchmarks[lo:hi]
+                    return pool.submit(_run_batch, [(s.id, runs[s.id][lo:hi]) for s in stage], names,
+                                       [suite[b] for b in names], baseline, candidate,
+                                       [Previous(per_bench[b], components) for b in names])
+
                 step_errors: dict[str, list[tuple[str, str]]] = {s.id: [] for s in stage}
+
+                def collect(lo: int, hi: int, fut: cf.Future, advance: Any,
+                            step_errors: dict = step_errors) -> None:
+                    for b, (new, errs) in zip(benchmarks[lo:hi], fut.result(), strict=True):
+                        per_bench[b].update(new)
+                        for step_id, message in errs:
+                            step_errors[step_id].append((b, message))
+                    advance(hi - lo)
+
                 label = ", ".join(s.id for s in stage)
                 bar = (progress.task(len(benchmarks), f"{label} ({len(benchmarks)} benchmarks)") if not single
                        else contextlib.nullcontext(lambda n=1: None))  # one benchmark: its steps' own bars
                 with bar as advance:
-                    for b, fut in zip(benchmarks, futures, strict=True):
-                        new, errs = fut.result()
-                        advance(1)
-                        per_bench[b].update(new)
-                        for step_id, message in errs:
-                            step_errors[step_id].append((b, message))
+                    pending: collections.deque = collections.deque()  # tasks in flight, bounded: memory
+                    for lo in range(0, len(benchmarks), size):
+                        hi = min(lo + size, len(benchmarks))
+                        pending.append((lo, hi, submit(lo, hi)))
+                        if len(pending) >= IN_FLIGHT:
+                            collect(*pending.popleft(), advance)
+                    while pending:
+                        collect(*pending.popleft(), advance)
                 for step in stage:  # errors and summaries in step order, benchmarks in suite order
                     for b, message in step_errors[step.id]:
                         failed(step.id, b, message)

@@ -8,7 +8,6 @@ entry-point names) restricts which are loaded, e.g. for tests.
 from __future__ import annotations
 
 import difflib
-import importlib.metadata
 import os
 import threading
 from collections.abc import Iterable
@@ -151,6 +150,8 @@ class PluginManager(pluggy.PluginManager):
 
 def make_plugin_manager(allow: Iterable[str] | None = None, extra_plugins: Iterable[Any] = ()) -> PluginManager:
     """A plugin manager with perfrigor's hookspecs and the entry-point plugins loaded."""
+    import importlib.metadata  # here, not at import: ``perfrigor --help`` needs no plugins
+
     pm = PluginManager()
     pm.add_hookspecs(hookspecs)
     if allow is None and os.environ.get(ENV_ALLOW):

@@ -21,8 +21,6 @@ from typing import Any
 
 import attrs
 import numpy as np
-from scipy import special
-from scipy import stats as sps
 
 from .data import as_array
 from .errors import ConfigError, DataError
@@ -159,6 +157,7 @@ def psignrank(q: Any, n: int, lower_tail: bool = True) -> np.ndarray | float:
 # --------------------------------------------------------------------- Wilcoxon tests
 
 def _normal_pvalue(z: float, alternative: str) -> float:
+    from scipy import stats as sps
     if alternative == "less":
         return float(sps.norm.cdf(z))
     if alternative == "greater":
@@ -190,6 +189,7 @@ def wilcoxon_rank_sum(x: Any, y: Any, alternative: str = "two-sided", mu: float 
     approximation with the tie-corrected variance and (``correct``) the continuity
     correction, as R. "greater" means ``x`` tends to be larger than ``y``.
     """
+    from scipy import stats as sps
     alternative = _alternative(alternative)
     x = _flat(x, "x") - float(mu)
     y = _flat(y, "y")
@@ -231,6 +231,7 @@ def wilcoxon_signed_rank(x: Any, y: Any = None, alternative: str = "two-sided", 
     how many); V is the sum of the ranks of the positive differences. Exact p-value when
     ``exact`` (default: fewer than 50 non-zero differences) with no ties and no zeros.
     """
+    from scipy import stats as sps
     alternative = _alternative(alternative)
     d = _flat(x, "x")
     if y is not None:
@@ -288,6 +289,7 @@ def psmirnov(statistic: float, m: int, n: int, z: Any = None, two_sided: bool = 
     point when ``z`` is None, i.e. no ties). The probability is that count over C(m+n, m).
     Returns P(D < statistic) (``lower_tail``) or P(D >= statistic), as R.
     """
+    from scipy import special
     m, n = _size(m, "m", 1), _size(n, "n", 1)
     total = m + n
     if z is None:
@@ -331,6 +333,7 @@ def psmirnov(statistic: float, m: int, n: int, z: Any = None, two_sided: bool = 
 
 def _kolmogorov_sf(x: float) -> float:
     # 1 - K(x), K the limiting Kolmogorov distribution (R's C_pKS2 complement)
+    from scipy import special
     return float(special.kolmogorov(x)) if x > 0 else 1.0
 
 
@@ -465,6 +468,8 @@ def hodges_lehmann(x: Any, y: Any, confidence: float = 0.95, inflation: tuple[fl
     the U statistic); the quantile is then Student's on m/tau_x + n/tau_y - 2 degrees of freedom.
     Hand-written: scipy's ``mannwhitneyu`` has neither the interval nor the inflation.
     """
+    from scipy import special
+    from scipy import stats as sps
     if not 0.0 < confidence < 1.0:
         raise ConfigError(f"confidence must lie strictly between 0 and 1, got {confidence!r}")
     xs, ys = np.sort(_flat(x, "x")), np.sort(_flat(y, "y"))
@@ -554,6 +559,7 @@ def yuen_shift(x: Any, y: Any, confidence: float = 0.95, inflation: tuple[float,
     to each value's (Sheppard), so identical readings do not pass for noiseless ones.
     Hand-written: scipy's ``ttest_ind(trim=)`` gives no interval, no inflation, no rounding.
     """
+    from scipy import special
     if not 0.0 < confidence < 1.0:
         raise ConfigError(f"confidence must lie strictly between 0 and 1, got {confidence!r}")
     if not 0.0 <= trim < 0.5:

@@ -157,7 +157,7 @@ def _canonical(report):
 
 
 STEPS = ["toy-ratio", {"component": "toy-boot", "random_state": 11, "n_bootstrap": 64}, "toy-reader",
-         "toy-suite", "toy-mean"]
+         "toy-suite", "toy-mean", "toy-batch-mean"]
 
 
 def test_results_do_not_depend_on_the_executor(toy_registry):
@@ -169,6 +169,54 @@ def test_results_do_not_depend_on_the_executor(toy_registry):
         threaded = _canonical(pr.Pipeline(STEPS).run(suite, executor=pool))
     assert serial == pooled == threaded
     assert _canonical(pr.Pipeline(STEPS).run(suite, executor="process")) == serial
+
+
+def test_results_do_not_depend_on_batching(toy_registry):
+    suite = make_suite(n=10, bad=4)
+    serial = _canonical(pr.Pipeline(STEPS).run(suite))
+    for size in (1, 3, 64):
+        assert _canonical(pr.Pipeline(STEPS).run(suite, batch_size=size)) == serial
+    with cf.ProcessPoolExecutor(max_workers=2) as pool:
+        assert _canonical(pr.Pipeline(STEPS).run(suite, executor=pool, batch_size=4)) == serial
+    with pytest.raises(pr.ConfigError, match="batch_size must be a positive integer"):
+        pr.Pipeline(STEPS).run(suite, batch_size=0)
+
+
+def test_prepare_sees_each_batch_once_before_its_step(toy_registry):
+    from toys import HITS, PREPARED
+
+    PREPARED.clear()
+    HITS.clear()
+    report = pr.Pipeline(["toy-mean", "toy-batch-mean"]).run(make_suite(n=7), batch_size=3)
+    assert PREPARED == [("b0", "b1", "b2"), ("b3", "b4", "b5"), ("b6",)]
+    assert len(HITS) == 14  # every sample's mean came from the batch's workspace
+    assert [report.result("toy-batch-mean", b, "old").estimate for b in report.benchmarks] == \
+        [report.result("toy-mean", b, "old").estimate for b in report.benchmarks]
+    assert pr.current_workspace() is None  # a task's workspace ends with it: nothing stays cached
+
+
+def test_prepare_errors_are_left_to_the_benchmark_or_propagate(toy_registry):
+    from toys import HITS
+
+    HITS.clear()
+    report = pr.Pipeline(["toy-batch-mean"]).run(make_suite(n=4, bad=1), batch_size=2)
+    assert [e["benchmark"] for e in report.errors] == ["b1"] and "above 1000" in report.errors[0]["message"]
+    assert len(HITS) == 4  # the other batch was prepared; the failed batch ran one by one
+    assert report.result("toy-batch-mean", "b0", "old").estimate == pytest.approx(report.data["b0"]["old"].flat.mean())
+    suite = pr.Suite({"b0": {"old": -5000 + np.zeros(3) + [0, 1, 2], "new": [1.0, 2.0, 3.0]}})
+    with pytest.raises(RuntimeError) as err:
+        pr.Pipeline(["toy-batch-mean"]).run(suite)
+    assert "in step 'toy-batch-mean' (toy-batch-mean), preparing 1 benchmark(s)" in err.value.__notes__[0]
+
+
+def test_workspace_is_current_only_inside_with():
+    assert pr.current_workspace() is None
+    with pr.Workspace() as outer:
+        outer.put(("t", 1), "a")
+        with pr.Workspace() as inner:
+            assert pr.current_workspace() is inner and ("t", 1) not in inner
+        assert pr.current_workspace() is outer and outer.get(("t", 1)) == "a" and len(outer) == 1
+    assert pr.current_workspace() is None
 
 
 def test_generator_random_state_is_split_per_benchmark_identically(toy_registry):
@@ -356,7 +404,9 @@ def test_progress_over_benchmarks_is_reported(toy_registry):
     previous = progress.set_reporter(rec)
     try:
         pr.Pipeline(["toy-ratio", "toy-mean", "toy-suite"]).run(make_suite(n=4))
+        pr.Pipeline(["toy-ratio", "toy-mean", "toy-suite"]).run(make_suite(n=4), batch_size=3)
     finally:
         progress.set_reporter(previous)
     assert rec.events[0] == ("start", 4, "toy-ratio, toy-mean (4 benchmarks)")
-    assert rec.events[1:] == [("advance", 1)] * 4 + [("finish",)]
+    assert rec.events[1:3] == [("advance", 4), ("finish",)]  # one batch of 4 benchmarks
+    assert rec.events[3:] == [rec.events[0], ("advance", 3), ("advance", 1), ("finish",)]

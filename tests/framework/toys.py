@@ -70,6 +70,42 @@ class ToyMean(pr.Estimator):
         return pr.Estimate(estimate=float(s.flat.mean()))
 
 
+#: what ToyBatchMean.prepare saw (benchmarks of each call) and how often estimate found its value
+#: in the workspace: serial runs only (worker processes have their own copies)
+PREPARED: list[tuple[str, ...]] = []
+HITS: list[str] = []
+
+
+@attrs.define(repr=False)
+class ToyBatchMean(pr.Estimator):
+    """Mean of one system; ``prepare`` computes the means of a whole batch at once."""
+
+    name = "toy-batch-mean"
+
+    @classmethod
+    def prepare(cls, jobs):
+        PREPARED.append(tuple(job.benchmark for job in jobs))
+        if any(s.flat.max() > 1000 for job in jobs for s in job.samples.values()):
+            raise pr.DataError("toy-batch-mean: a value above 1000 (estimate will say where)")
+        if any(s.flat.min() < -1000 for job in jobs for s in job.samples.values()):
+            raise RuntimeError("toy-batch-mean: a bug")
+        means = np.array([s.flat.mean() for job in jobs for s in job.samples.values()])
+        keys = [("toy", s.flat.tobytes()) for job in jobs for s in job.samples.values()]
+        ws = pr.current_workspace()
+        for key, mean in zip(keys, means, strict=True):
+            ws.put(key, float(mean))
+
+    def estimate(self, sample):
+        s = pr.as_sample(sample)
+        if s.flat.max() > 1000:
+            raise pr.DataError(f"{s.label}: a value is above 1000 (the toy refuses it)")
+        ws = pr.current_workspace()
+        found = None if ws is None else ws.get(("toy", s.flat.tobytes()))
+        if found is not None:
+            HITS.append(s.label)
+        return pr.Estimate(estimate=float(s.flat.mean()) if found is None else found)
+
+
 @attrs.define(repr=False)
 class ToyLevels(pr.Estimator):
     """Needs hierarchical data: number of top-level units."""
@@ -138,7 +174,7 @@ class ToyCrash(pr.Estimator):
 
 @pr.hookimpl
 def perfrigor_components():
-    return [ToyRatio, ToyBoot, ToyMean, ToyLevels, ToyReader, ToySuite, ToyCrash]
+    return [ToyRatio, ToyBoot, ToyMean, ToyBatchMean, ToyLevels, ToyReader, ToySuite, ToyCrash]
 
 
 @pr.hookimpl

@@ -16,8 +16,8 @@ in ``details`` and in the verdict.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, ClassVar
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 import numpy as np
@@ -25,9 +25,10 @@ import perfrigor as pr
 
 from . import metrics
 from .estimator import max_components_param, model_param
-from .fitting import fit_mixture
-from .mixture import Mixture
-from .results import MixtureFit
+
+if TYPE_CHECKING:
+    from .mixture import Mixture
+    from .results import MixtureFit
 
 
 @attrs.frozen
@@ -47,6 +48,8 @@ class _Side:
 
 def _oriented(samples: Mapping[str, Any], max_components: int, model: str,
               need_mixture: bool = True) -> dict[str, _Side]:
+    from .fitting import fit_mixture  # (the EM engine is imported when a mixture is fitted)
+
     out = {}
     for name, obj in samples.items():
         try:
@@ -86,6 +89,18 @@ class _MixtureComparator(pr.Comparator):
     estimator: str = pr.choice_param("nonparametric", "parametric")
     max_components: int = max_components_param()
     model: str = model_param()
+
+    @classmethod
+    def prepare(cls, jobs: Sequence[pr.BenchmarkJob]) -> None:
+        """The mixtures of the systems compared on every benchmark, fitted together (one batched EM)."""
+        from .fitting import fit_jobs
+
+        def systems(job: pr.BenchmarkJob) -> list[str]:
+            if cls.multi_system and len(job.samples) > 2:
+                return list(job.samples)
+            return [job.baseline] + ([job.candidate] if job.candidate is not None else [])
+
+        fit_jobs(jobs, systems)
 
     def _sides(self, samples: Mapping[str, Any]) -> dict[str, _Side]:
         return _oriented(samples, self.max_components, self.model, need_mixture=self.estimator == "parametric")

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import attrs
 import numpy as np
 import perfrigor as pr
 
-from . import ksfit
-from .fitting import fit_mixture, model_names
 from .results import KsFitResult, MixtureFit
 
 
@@ -31,7 +30,16 @@ class GaussianMixture(pr.Estimator):
     max_components: int = max_components_param()
     model: str = model_param()
 
+    @classmethod
+    def prepare(cls, jobs: Sequence[pr.BenchmarkJob]) -> None:
+        """The mixtures of every system of every benchmark, fitted together (one batched EM)."""
+        from .fitting import fit_jobs
+
+        fit_jobs(jobs, lambda job: job.samples)
+
     def estimate(self, sample: Any) -> MixtureFit:
+        from .fitting import fit_mixture  # (the EM engine is imported when a mixture is fitted)
+
         return fit_mixture(sample, self.max_components, self.model)[2]
 
 
@@ -55,7 +63,17 @@ class MixtureGoodnessOfFit(pr.Test):
         if self.undersampling <= 0.0:
             raise ValueError(f"undersampling must lie in (0, 1] (the paper uses 0.9), got {self.undersampling!r}")
 
+    @classmethod
+    def prepare(cls, jobs: Sequence[pr.BenchmarkJob]) -> None:
+        """The mixtures of every system (KSfit's bootstrap then draws from them), fitted together."""
+        from .fitting import fit_jobs
+
+        fit_jobs(jobs, lambda job: job.samples)
+
     def test(self, x: Any, y: Any = None) -> KsFitResult:
+        from . import ksfit
+        from .fitting import fit_mixture, model_names
+
         if y is not None:
             raise pr.ConfigError("gmm-fit is a one-sample test: test(sample)")
         s, values, fit = fit_mixture(x, self.max_components, self.model)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+import attrs
 import numpy as np
 import perfrigor as pr
 
@@ -53,10 +54,82 @@ def prepare(sample: Any, what: str = "sample") -> tuple[pr.Sample, np.ndarray, l
     return s, x, warnings
 
 
-@lru_cache(maxsize=64)
-def _search(values: bytes, max_components: int, names: tuple[str, ...]) -> em.BicSearch:
-    """The BIC search, memoised: a pipeline fits each system for gmm, gmm-fit and every comparator."""
-    return em.bic_search(np.frombuffer(values)[None], max_components=max_components, models=names)
+@attrs.frozen
+class _Fitted:
+    """What a BIC search gives for one data set, whoever asks (labels and warnings come later)."""
+
+    fit: MixtureFit      # without warnings
+    at_largest: bool     # BIC best at the largest G tried, when that is max_components
+
+
+def _key(x: np.ndarray, max_components: int, names: tuple[str, ...]) -> tuple:
+    """Workspace key of a fit: the values (in order: they decide the classification) and the options."""
+    return ("perfrigor_plugins.gmm", "fit", x.tobytes(), int(max_components), names)
+
+
+def _gmax(x: np.ndarray, max_components: int) -> int:
+    """G is limited to the number of distinct values (more components than values only fit noise)."""
+    return min(max_components, int(np.unique(x).size))
+
+
+def _fitted(x: np.ndarray, search: em.BicSearch, row: int, gmax: int, max_components: int,
+            names: tuple[str, ...], unit: str) -> _Fitted:
+    g = int(search.n_components[row])
+    m = int(search.model[row])
+    mix = Mixture(search.weights[row, :g], search.means[row, :g], search.sds[row, :g])
+    modes = mix.modes()
+    table = {name: tuple(None if np.isnan(v) else float(v) for v in search.bic[row, :, j])
+             for j, name in enumerate(em.MODELS) if name in names}
+    fit = MixtureFit(
+        n_components=g, model=em.MODELS[m], weights=mix.weights, means=mix.means, sds=mix.sds,
+        bic=float(search.bic[row, g - 1, m]), loglik=float(search.loglik[row, g - 1, m]),
+        modes=int(modes.size), mode_locations=modes, classification=mix.classify(x),  # MAP, as mclust's map(z)
+        bic_table=table, n=int(x.size), unit=unit, warnings=())
+    return _Fitted(fit, g == gmax and gmax > 1 and gmax == max_components)
+
+
+def fit_many(samples: Sequence[Any], max_components: int | Sequence[int] = 9,
+             model: str | Sequence[str] = "auto") -> int:
+    """Fit the mixtures of many samples at once into the current workspace; returns how many were fitted.
+
+    Samples already fitted there (same values, same options) and samples no mixture
+    can be fitted to (``fit_mixture`` says why) are skipped; the others are fitted
+    together, one batched BIC search per (size, options). ``fit_mixture`` then finds
+    them: results are those of one fit at a time. Without a workspace, does nothing.
+    """
+    ws = pr.current_workspace()
+    if ws is None:
+        return 0
+    count = len(samples)
+    ks = [max_components] * count if isinstance(max_components, int | np.integer) else list(max_components)
+    models = [model] * count if isinstance(model, str) else list(model)
+    groups: dict[tuple, list[tuple[np.ndarray, int, tuple, str]]] = {}
+    for obj, k, mdl in zip(samples, ks, models, strict=True):
+        try:
+            s, x, _ = prepare(obj)
+        except pr.DataError:
+            continue  # fit_mixture reports it
+        gmax, names = _gmax(x, k), model_names(mdl)
+        key = _key(x, k, names)
+        if key in ws:
+            continue
+        ws.put(key, None)  # claimed: a sample given twice is fitted once
+        groups.setdefault((x.size, gmax, names, k), []).append((x, key, s.unit))
+    fitted = 0
+    for (_, gmax, names, k), items in groups.items():
+        search = em.bic_search(np.stack([x for x, _, _ in items]), max_components=gmax, models=names)
+        for row, (x, key, unit) in enumerate(items):
+            ws.put(key, _fitted(x, search, row, gmax, k, names, unit))
+        fitted += len(items)
+    return fitted
+
+
+def fit_jobs(jobs: Sequence[pr.BenchmarkJob], systems: Callable[[pr.BenchmarkJob], Iterable[str]]) -> int:
+    """``fit_many`` for a pipeline's ``prepare`` hook: the samples ``systems(job)`` of every job,
+    with each job's own ``max_components`` and ``model``."""
+    todo = [(job.samples[name], job.component.max_components, job.component.model)
+            for job in jobs for name in systems(job)]
+    return fit_many([t[0] for t in todo], [t[1] for t in todo], [t[2] for t in todo])
 
 
 def fit_mixture(sample: Any, max_components: int = 9, model: str = "auto",
@@ -64,26 +137,22 @@ def fit_mixture(sample: Any, max_components: int = 9, model: str = "auto",
     """Fit the mixture of ``sample`` as ``mclust::Mclust(x, G = 1:max_components, modelNames)`` does.
 
     G is limited to the number of distinct values (more components than
-    values only fit noise; mclust would try them and usually fail).
+    values only fit noise; mclust would try them and usually fail). Inside a
+    pipeline task the fit is shared through the workspace: the steps that need
+    the mixture of the same values with the same options fit it once.
     """
     s, x, warnings = prepare(sample, what)
-    distinct = np.unique(x).size
-    gmax = min(max_components, distinct)
-    names = model_names(model)
-    search = _search(x.tobytes(), gmax, names)
-    g = int(search.n_components[0])
-    name = em.MODELS[int(search.model[0])]
-    mix = Mixture(search.weights[0, :g], search.means[0, :g], search.sds[0, :g])
-    modes = mix.modes()
-    table = {m: tuple(None if np.isnan(v) else float(v) for v in search.bic[0, :, j])
-             for j, m in enumerate(em.MODELS) if m in names}
-    if g == gmax and gmax > 1 and gmax == max_components:
+    gmax, names = _gmax(x, max_components), model_names(model)
+    ws = pr.current_workspace()
+    key = _key(x, max_components, names) if ws is not None else None
+    done = ws.get(key) if ws is not None else None
+    if done is None:
+        search = em.bic_search(x[None], max_components=gmax, models=names)
+        done = _fitted(x, search, 0, gmax, max_components, names, s.unit)
+        if ws is not None:
+            ws.put(key, done)
+    if done.at_largest:
         warnings.append(f"{s.label}: BIC is best at the largest number of components tried ({gmax}); "
                         "consider a larger max_components")
-    fit = MixtureFit(
-        n_components=g, model=name, weights=mix.weights, means=mix.means, sds=mix.sds,
-        bic=float(search.bic[0, g - 1, int(search.model[0])]),
-        loglik=float(search.loglik[0, g - 1, int(search.model[0])]),
-        modes=int(modes.size), mode_locations=modes, classification=mix.classify(x),  # MAP, as mclust's map(z)
-        bic_table=table, n=int(x.size), unit=s.unit, warnings=tuple(warnings))
-    return s, x, fit
+    fit = done.fit if done.fit.unit == s.unit else attrs.evolve(done.fit, unit=s.unit)
+    return s, x, attrs.evolve(fit, warnings=tuple(warnings))

@@ -12,7 +12,6 @@ from __future__ import annotations
 import attrs
 import numpy as np
 import perfrigor as pr
-from scipy import special
 
 from . import em
 
@@ -25,6 +24,7 @@ def ks_distances(x: np.ndarray, weights: np.ndarray, means: np.ndarray, sds: np.
 
     KS = max_i max(i/n - F(x_(i)), F(x_(i)) - (i-1)/n), exact with ties.
     """
+    from scipy import special
     x = np.sort(np.atleast_2d(x), axis=1)
     n = x.shape[1]
     cdf = (weights[:, None, :] * special.ndtr((x[:, :, None] - means[:, None, :]) / sds[:, None, :])).sum(axis=2)

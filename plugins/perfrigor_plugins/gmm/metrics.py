@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from scipy import integrate, special
 
 from .mixture import Mixture
 
@@ -37,6 +36,7 @@ def mean_abs_difference(x: np.ndarray, y: np.ndarray) -> float:
 
 def mean_abs_difference_gm(fx: Mixture, fy: Mixture) -> float:
     """I1 hat (eq. 7): sum_ij pi_i pi'_j E|N(mu_i - mu'_j, sqrt(s_i^2 + s'_j^2))|."""
+    from scipy import special
     mu = fx.means[:, None] - fy.means[None, :]
     s = np.sqrt(fx.sds[:, None] ** 2 + fy.sds[None, :] ** 2)
     e_abs = mu * (2.0 * special.ndtr(mu / s) - 1.0) + SQRT_2_OVER_PI * s * np.exp(-0.5 * (mu / s) ** 2)
@@ -62,6 +62,7 @@ def prob_less(x: np.ndarray, y: np.ndarray, delta: float = 0.0, ties: str = "str
 
 def prob_less_gm(fx: Mixture, fy: Mixture, delta: float = 0.0) -> float:
     """I2 hat (eq. 10): sum_ij pi_i pi'_j Phi((delta + mu'_j - mu_i) / sqrt(s_i^2 + s'_j^2))."""
+    from scipy import special
     s = np.sqrt(fx.sds[:, None] ** 2 + fy.sds[None, :] ** 2)
     p = special.ndtr((delta + fy.means[None, :] - fx.means[:, None]) / s)
     # weights sum to 1 only up to rounding: keep the probability inside [0, 1]
@@ -98,6 +99,7 @@ def prob_smallest_gm(mixtures: Sequence[Mixture]) -> float:
     versions' components, since those can be far narrower (sigma = 0.004 s
     in the paper's example) than a fixed grid could see.
     """
+    from scipy import integrate
     first, others = mixtures[0], mixtures[1:]
     total = 0.0
     for w, mu, sd in zip(first.weights, first.means, first.sds, strict=True):

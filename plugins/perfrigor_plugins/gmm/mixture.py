@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import attrs
 import numpy as np
-from scipy import optimize, special, stats
+
+#: grid points whose score is computed at once in ``modes`` (keeps the work arrays in cache)
+SCORE_BLOCK = 512
 
 
 def _as_vector(v: object) -> np.ndarray:
@@ -41,26 +43,31 @@ class Mixture:
         return Mixture(self.weights, -self.means, self.sds)
 
     def pdf(self, x: np.ndarray) -> np.ndarray:
+        from scipy import stats
         x = np.asarray(x, dtype=float)
         return (self.weights * stats.norm.pdf(x[..., None], self.means, self.sds)).sum(axis=-1)
 
     def cdf(self, x: np.ndarray) -> np.ndarray:
         """P[X <= x] (VARCORE's ``probXa``)."""
+        from scipy import special
         x = np.asarray(x, dtype=float)
         return (self.weights * special.ndtr((x[..., None] - self.means) / self.sds)).sum(axis=-1)
 
     def sf(self, x: np.ndarray) -> np.ndarray:
         """P[X > x], accurate in the right tail."""
+        from scipy import special
         x = np.asarray(x, dtype=float)
         return (self.weights * special.ndtr((self.means - x[..., None]) / self.sds)).sum(axis=-1)
 
     def component_pdfs(self, x: np.ndarray) -> np.ndarray:
         """pi_k phi(x; mu_k, sigma_k), shape x.shape + (K,) (for plots)."""
+        from scipy import stats
         x = np.asarray(x, dtype=float)
         return self.weights * stats.norm.pdf(x[..., None], self.means, self.sds)
 
     def quantile(self, q: float) -> float:
         """The q-quantile (VARCORE's ``quantile_Mclust``), by bracketing root finding on the CDF."""
+        from scipy import optimize
         if not 0.0 < q < 1.0:
             raise ValueError(f"quantile level must lie in (0, 1), got {q!r}")
         lo = float(np.min(self.means - 40 * self.sds))
@@ -99,6 +106,7 @@ class Mixture:
         (plus a uniform grid of the whole interval) and each + to - change is
         refined by Brent's method (exact zeros of f', if any, lie inside a bracket).
         """
+        from scipy import optimize
         lo, hi = float(self.means.min()), float(self.means.max())
         step = float(self.sds.min()) / 50
         if hi == lo:  # normals sharing one mean: one mode, at it
@@ -107,7 +115,8 @@ class Mixture:
         # one point just outside [lo, hi] on each side, where f is strictly increasing / decreasing
         grid = np.unique(np.concatenate([np.linspace(lo, hi, 20001), local, self.means, [lo - step, hi + step]]))
         grid = grid[(grid >= lo - step) & (grid <= hi + step)]
-        s = self._score(grid)
+        # in blocks: (grid x K) temporaries of a few MB would be mapped and page-faulted in afresh
+        s = np.concatenate([self._score(grid[i:i + SCORE_BLOCK]) for i in range(0, grid.size, SCORE_BLOCK)])
         idx = np.flatnonzero(s != 0)  # (exact zeros, if any, sit inside a bracket)
         change = np.flatnonzero((s[idx[:-1]] > 0) & (s[idx[1:]] < 0))
         found = [optimize.brentq(self._score, grid[idx[k]], grid[idx[k + 1]], xtol=1e-13) for k in change]

@@ -21,15 +21,14 @@ modes, chi-square otherwise).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import attrs
 import numpy as np
 import perfrigor as pr
-from scipy import stats as sps
 
 from .estimator import max_components_param, model_param
-from .fitting import fit_mixture
 from .mixture import Mixture
 from .modes import MIN_GAP, MIN_RUNS_FOR_MODES, SEPARATION, Mode, assign, group_modes
 
@@ -70,6 +69,8 @@ class ModeComparison(pr.Comparison):
 def _fit_modes(values: np.ndarray, max_components: int, model: str, separation: float, min_gap: float
                ) -> tuple[Mixture | None, list[Mode]]:
     """The mixture and its modes; one mode (no mixture) when none can be fitted (too few distinct values)."""
+    from .fitting import fit_mixture  # (the EM engine is imported when a mixture is fitted)
+
     try:
         fit = fit_mixture(values, max_components, model)[2]
     except pr.DataError:
@@ -97,6 +98,7 @@ def _membership(masks: list[np.ndarray]) -> np.ndarray:
 
 def _shares_pvalue(counts: np.ndarray) -> float | None:
     """Do the systems' mode shares differ? ``counts``: 2 x modes run counts."""
+    from scipy import stats as sps
     counts = counts[:, counts.sum(axis=0) > 0]
     if counts.shape[1] < 2:
         return None
@@ -120,6 +122,26 @@ class ModeComparisonComparator(pr.Comparator):
     model: str = model_param()
     separation: float = pr.float_param(SEPARATION, minimum=0.0, strict=True)
     min_gap: float = pr.float_param(MIN_GAP, minimum=0.0)
+
+    @classmethod
+    def prepare(cls, jobs: Sequence[pr.BenchmarkJob]) -> None:
+        """The mixtures of both systems of every benchmark, fitted together (shared with gmm and I1-I3)."""
+        from .fitting import fit_jobs, fit_many
+
+        jobs = [job for job in jobs if job.candidate is not None]
+        fit_jobs(jobs, lambda job: (job.baseline, job.candidate))
+        pooled: list[np.ndarray] = []  # where a system has several modes, compare fits both pooled too
+        options: list[tuple[int, str]] = []
+        for job in jobs:
+            c = job.component
+            x, y = job.samples[job.baseline].flat, job.samples[job.candidate].flat
+            if min(x.size, y.size) < MIN_RUNS_FOR_MODES:
+                continue
+            fit = (c.max_components, c.model, c.separation, c.min_gap)
+            if len(_fit_modes(x, *fit)[1]) > 1 or len(_fit_modes(y, *fit)[1]) > 1:
+                pooled.append(np.concatenate([x, y]))
+                options.append((c.max_components, c.model))
+        fit_many(pooled, [k for k, _ in options], [m for _, m in options])
 
     def compare(self, baseline: Any, candidate: Any) -> ModeComparison:
         old = pr.as_sample(baseline, what="baseline")

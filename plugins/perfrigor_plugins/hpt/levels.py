@@ -21,7 +21,6 @@ from typing import Any
 
 import numpy as np
 import perfrigor as pr
-from scipy import stats as sps
 
 RULES = ("p-value", "critical-value")
 #: level 1 is exact below this many runs per system, level 2 below this many benchmarks (the paper)
@@ -97,6 +96,7 @@ def is_exact_level1(m_c: Any, m_b: Any) -> Any:
 def level1_pvalues(u: np.ndarray, m_c: Any, m_b: Any, rule: str) -> tuple[np.ndarray, np.ndarray]:
     """One-sided p-values (candidate better, baseline better) of the rank-sum test, per row
     (run counts ``m_c``, ``m_b``: numbers or one per row)."""
+    from scipy import stats as sps
     u = np.asarray(u, dtype=float)
     m_c, m_b = np.broadcast_to(m_c, u.shape), np.broadcast_to(m_b, u.shape)
     n_pairs = m_c * m_b
@@ -115,6 +115,7 @@ def level1_pvalues(u: np.ndarray, m_c: Any, m_b: Any, rule: str) -> tuple[np.nda
 
 def min_level1_pvalue(m_c: int, m_b: int) -> float:
     """The smallest one-sided p-value level 1 can reach (complete separation)."""
+    from scipy import stats as sps
     if is_exact_level1(m_c, m_b):
         return float(pr.stats.rank_sum_distribution(m_c, m_b)[-1])
     n_pairs = m_c * m_b
@@ -135,6 +136,7 @@ def signed_rank_sums(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def level2_pvalue(r_b: np.ndarray, n: int, rule: str) -> np.ndarray:
     """P-value of "the candidate is better" from the baseline's signed-rank sum R_B, n benchmarks."""
+    from scipy import stats as sps
     r_b = np.asarray(r_b, dtype=float)
     if n < EXACT_BENCHMARKS:
         cdf = np.minimum(np.cumsum(pr.stats.signed_rank_distribution(n)), 1.0)

@@ -17,7 +17,6 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 import perfrigor as pr
-from scipy import stats as sps
 
 from .serial import (
     MIN_RUNS,
@@ -105,6 +104,7 @@ class IndependenceResult(pr.Result):
 
 def check_series(z: np.ndarray, level: str, confidence: float) -> list[SeriesCheck]:
     """All serial checks of each row of ``z`` (one series per row, values in run order)."""
+    from scipy import stats as sps
     z = np.atleast_2d(np.asarray(z, dtype=float))
     n = int(z.shape[-1])
     if n < MIN_RUNS:

@@ -10,7 +10,6 @@ interval needs, or a Mann-Kendall test over many series at once.
 from __future__ import annotations
 
 import numpy as np
-from scipy import special
 
 #: series shorter than this are not checked: an autocorrelation of fewer runs is noise
 MIN_RUNS = 10
@@ -49,6 +48,7 @@ def lag1_test(z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     (n - 2)/(n(n - 1)) (Anderson 1942's moments); removing a line as well moves the mean to
     about -2/n (checked by simulation, tests/verdict). Close enough to normal from n = 10.
     """
+    from scipy import special
     n = z.shape[-1]
     r = autocorrelation(z, 1)[..., 0]
     zstat = (r + 1.0 / n) / np.sqrt((n - 2) / (n * (n - 1)))
@@ -89,6 +89,7 @@ def mann_kendall(z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     The Mann-Kendall S = sum over i < j of sign(z_j - z_i), its tie-corrected variance
     (n(n-1)(2n+5) - sum t(t-1)(2t+5)) / 18 with the continuity correction (Kendall 1975).
     """
+    from scipy import special
     z = np.asarray(z, dtype=float)
     n = z.shape[-1]
     i, j = np.triu_indices(n, 1)

@@ -14,7 +14,6 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 import perfrigor as pr
-from scipy import stats
 
 from ._input import prepare, warmup_param
 
@@ -64,6 +63,7 @@ class MeanCI(pr.Estimator):
     warmup: int = warmup_param()
 
     def estimate(self, sample: Any) -> pr.Estimate:
+        from scipy import stats
         data = prepare(sample, self.warmup, component=self.name)
         y = data.values
         means = pr.hierarchy.top_means(y)

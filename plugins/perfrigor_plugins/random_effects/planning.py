@@ -26,7 +26,6 @@ from collections.abc import Sequence
 
 import numpy as np
 import perfrigor as pr
-from scipy import stats
 
 
 def _floats(values: Sequence[float], what: str) -> np.ndarray:
@@ -114,6 +113,7 @@ def affordable_top_count(budget: float, repetitions: Sequence[float], costs: Seq
 
 def predicted_half_width(variances: Sequence[float], counts: Sequence[float], confidence: float = 0.95) -> float:
     """Half-width of the t-interval a planned experiment should give: t_{1-α/2, n_top-1} sqrt(var(Ȳ)) (eq. 10)."""
+    from scipy import stats
     n_top = int(counts[-1])
     if n_top < 2:
         return math.inf
@@ -127,6 +127,7 @@ def top_count_for_half_width(variances: Sequence[float], repetitions: Sequence[f
 
     None when even ``limit`` units are not enough.
     """
+    from scipy import stats
     if half_width <= 0:
         raise pr.ConfigError(f"the target half-width must be positive, got {half_width!r}")
     # variance contributed by one top-level unit: σ_{n+1}² + σ_n²/n_n + σ_{n-1}²/(n_{n-1} n_n) + ...

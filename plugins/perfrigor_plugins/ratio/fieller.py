@@ -19,7 +19,6 @@ from typing import Any
 import attrs
 import numpy as np
 import perfrigor as pr
-from scipy import special
 
 from .decision import comparison, prepare, threshold_param
 
@@ -130,6 +129,7 @@ class Fieller(pr.Comparator):
     distribution: str = pr.choice_param("t", "normal")
 
     def compare(self, baseline: Any, candidate: Any) -> pr.Comparison:
+        from scipy import special
         old, new, warnings = prepare(baseline, candidate)
         old_means, old_level = _top_level(old, "baseline", warnings)
         new_means, new_level = _top_level(new, "candidate", warnings)

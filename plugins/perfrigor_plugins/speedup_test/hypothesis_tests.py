@@ -19,8 +19,6 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 import perfrigor as pr
-from scipy import special
-from scipy import stats as sps
 
 from .swilk import shapiro_wilk
 
@@ -74,6 +72,7 @@ def shapiro_pvalue(x: np.ndarray, what: str = "sample") -> tuple[float, float]:
 
 def fisher_pvalue(x: np.ndarray, y: np.ndarray, alternative: str = "two-sided") -> tuple[float, float]:
     """R's ``var.test(x, y, alternative)``: (F = var(x)/var(y), p)."""
+    from scipy import stats as sps
     require(x, 2, "baseline", "fisher-f")
     require(y, 2, "candidate", "fisher-f")
     require_spread(y, "candidate", "fisher-f")
@@ -86,6 +85,7 @@ def fisher_pvalue(x: np.ndarray, y: np.ndarray, alternative: str = "two-sided") 
 
 def t_pvalue(x: np.ndarray, y: np.ndarray, equal_var: bool, alternative: str = "greater") -> tuple[float, float]:
     """R's ``t.test(x, y, alternative, var.equal)``: (t, p)."""
+    from scipy import special
     test = "student-t" if equal_var else "welch-t"
     require(x, 2, "baseline", test)
     require(y, 2, "candidate", test)

@@ -14,7 +14,6 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 import perfrigor as pr
-from scipy import stats as sps
 
 from .comparator import SpeedupTest
 
@@ -31,6 +30,7 @@ def proportion_interval(a: int, b: int, confidence: float, method: str = "wilson
     formula printed in P§4, C -+ z sqrt(C(1-C)/b), clipped to [0, 1]; "clopper-pearson" is
     R's ``binom.test`` exact interval.
     """
+    from scipy import stats as sps
     est = a / b
     z = float(sps.norm.ppf((1 + confidence) / 2))
     if method == "wald":
@@ -56,6 +56,7 @@ def proportion_interval(a: int, b: int, confidence: float, method: str = "wilson
 
 def needed_benchmarks(proportion: float, precision: float, confidence: float = 0.95) -> int:
     """Benchmarks to draw at random for a half-width ``precision`` (P§4, Jain): ceil(z^2 C(1-C)/r^2)."""
+    from scipy import stats as sps
     if not 0 <= proportion <= 1:
         raise pr.ConfigError(f"proportion must lie in [0, 1], got {proportion!r}")
     if not precision > 0:

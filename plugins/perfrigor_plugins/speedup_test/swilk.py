@@ -10,8 +10,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import special
-from scipy import stats as sps
 
 # Royston's polynomial coefficients (AS R94)
 _C1 = (0.0, 0.221157, -0.147981, -2.07119, 4.434685, -2.706056)
@@ -29,6 +27,8 @@ def _poly(c: tuple[float, ...], x: float) -> float:
 
 def shapiro_wilk(x: np.ndarray) -> tuple[float, float]:
     """(W, p-value) of a sample of 3 to 5000 values that are not all equal (the caller checks)."""
+    from scipy import special
+    from scipy import stats as sps
     x = np.sort(np.asarray(x, dtype=float))
     n = x.size
     half = n // 2

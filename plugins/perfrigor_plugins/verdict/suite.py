@@ -7,7 +7,6 @@ from collections.abc import Mapping
 
 import numpy as np
 import perfrigor as pr
-from scipy import special
 
 from .reasons import pct
 from .rules import FASTER, SAME, SLOWER, UNCLEAR
@@ -24,6 +23,7 @@ def geometric_mean(verdicts: Mapping[str, pr.Verdict], confidence: float
     independently). This is about *these* benchmarks; HPT answers for the population of
     programs they sample.
     """
+    from scipy import special
     z = float(special.ndtri(0.5 + confidence / 2))
     logs, ses, left_out = [], [], []
     for bench, v in verdicts.items():

@@ -1,0 +1,114 @@
+"""The default pipeline on growing suites: serial and on a dask LocalCluster, time, memory, same results.
+
+    python benchmarks/scale.py [--sizes 100,1000,10000] [--workers 2] [--runs 30] [--no-serial]
+
+For each suite size (generated: log-normal times, 2 systems x 30 runs, candidate ~5% faster)
+the default preset runs on a ``distributed.LocalCluster`` of ``--workers`` single-threaded
+worker processes, and serially in this process; the two reports must be identical
+(``to_dict()``, compared as JSON). Printed per size: seconds, milliseconds per benchmark,
+the progress updates the pipeline gave, and memory: this process's peak resident set (it
+holds the suite and the report) and the largest worker's (bounded: a worker holds one
+batch of benchmarks at a time, the pipeline at most a few batches in flight).
+Issue 13 asks for 10,000 benchmarks on 2 workers, identical to serial, with bounded memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import time
+
+import numpy as np
+import perfrigor as pr
+
+
+def make_suite(n: int, runs: int, seed: int = 0) -> pr.Suite:
+    rng = np.random.default_rng(seed)
+    data = {}
+    for i in range(n):
+        mu = rng.uniform(0, 3)
+        data[f"bench{i:05d}"] = {"old": np.exp(rng.normal(mu, 0.05, runs)),
+                                 "new": np.exp(rng.normal(mu - 0.05, 0.05, runs))}
+    return pr.Suite(data)
+
+
+def cpu_seconds() -> float:
+    """User + system CPU seconds of the calling process so far (robust to a busy machine)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def peak_mib() -> float:
+    """Peak resident set of the calling process, MiB (Linux: ru_maxrss in KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+class Counter:
+    """A progress reporter that counts the updates of the per-benchmark stages."""
+
+    def __init__(self) -> None:
+        self.updates = 0
+        self.done = 0
+
+    def start(self, total: int, description: str):
+        def advance(n: int = 1) -> None:
+            self.updates += 1
+            self.done += n
+        return advance
+
+    def finish(self) -> None:
+        pass
+
+
+def canonical(report: pr.Report) -> str:
+    return json.dumps(report.to_dict(), sort_keys=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sizes", default="100,1000,10000")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--runs", type=int, default=30)
+    ap.add_argument("--no-serial", action="store_true", help="skip the serial run (and the comparison)")
+    args = ap.parse_args()
+    from distributed import Client, LocalCluster
+
+    pipeline = pr.pipeline("default")
+    pipeline.run(make_suite(3, args.runs, seed=99))  # imports before timing
+    print(f"default preset: {', '.join(s.id for s in pipeline.steps)}")
+    print("wall seconds, and CPU milliseconds per benchmark (all workers' CPU for dask; this process's for "
+          "serial: the measure a busy machine disturbs least)")
+    print(f"{'benchmarks':>10} {'dask s':>8} {'cpu ms/b':>9} {'updates':>8} {'worker MiB':>11} "
+          f"{'serial s':>9} {'cpu ms/b':>9} {'main MiB':>9}  same")
+    with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        executor = client.get_executor()
+        pipeline.run(make_suite(3, args.runs, seed=98), executor=executor)  # workers import too
+        for n in (int(s) for s in args.sizes.split(",")):
+            suite = make_suite(n, args.runs, seed=n)
+            counter = Counter()
+            previous = pr.progress.set_reporter(counter)
+            try:
+                cpu = sum(client.run(cpu_seconds).values())
+                start = time.perf_counter()
+                distributed_report = pipeline.run(suite, executor=executor)
+                dask_s = time.perf_counter() - start
+                dask_cpu = sum(client.run(cpu_seconds).values()) - cpu
+            finally:
+                pr.progress.set_reporter(previous)
+            worker_mib = max(client.run(peak_mib).values())
+            serial_s, serial_cpu, same = float("nan"), float("nan"), "-"
+            if not args.no_serial:
+                cpu, start = cpu_seconds(), time.perf_counter()
+                serial_report = pipeline.run(suite)
+                serial_s, serial_cpu = time.perf_counter() - start, cpu_seconds() - cpu
+                same = "yes" if canonical(serial_report) == canonical(distributed_report) else "NO"
+                del serial_report
+            del distributed_report
+            print(f"{n:>10,} {dask_s:8.1f} {dask_cpu / n * 1e3:9.2f} {counter.updates:>8} {worker_mib:11.0f} "
+                  f"{serial_s:9.1f} {serial_cpu / n * 1e3:9.2f} {peak_mib():9.0f}  {same}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
