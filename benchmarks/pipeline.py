@@ -15,21 +15,10 @@ import concurrent.futures as cf
 import json
 import time
 
-import numpy as np
 import perfrigor as pr
+from _suites import make_suite
 
 DEFAULT_STEPS = ["fieller", "bootstrap-ratio", "gmm", "speedup-test", "prob-faster"]
-
-
-def make_suite(n: int, runs: int, seed: int = 0) -> pr.Suite:
-    rng = np.random.default_rng(seed)
-    data = {}
-    for i in range(n):
-        mu = rng.uniform(0, 3)
-        old = np.exp(rng.normal(mu, 0.05, runs))
-        new = np.exp(rng.normal(mu - 0.05, 0.05, runs))
-        data[f"bench{i:03d}"] = {"old": old, "new": new}
-    return pr.Suite(data)
 
 
 def steps_from(names: list[str]) -> list:

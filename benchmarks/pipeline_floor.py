@@ -18,19 +18,10 @@ import time
 
 import numpy as np
 import perfrigor as pr
+from _suites import make_suite
 from scipy import stats
 
 N_BOOTSTRAP = 10_000
-
-
-def make_suite(n: int, runs: int, seed: int) -> pr.Suite:
-    rng = np.random.default_rng(seed)
-    data = {}
-    for i in range(n):
-        mu = rng.uniform(0, 3)
-        data[f"bench{i:05d}"] = {"old": np.exp(rng.normal(mu, 0.05, runs)),
-                                 "new": np.exp(rng.normal(mu - 0.05, 0.05, runs))}
-    return pr.Suite(data)
 
 
 def floor(suite: pr.Suite, seed: int = 0) -> None:

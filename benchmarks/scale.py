@@ -19,18 +19,8 @@ import json
 import resource
 import time
 
-import numpy as np
 import perfrigor as pr
-
-
-def make_suite(n: int, runs: int, seed: int = 0) -> pr.Suite:
-    rng = np.random.default_rng(seed)
-    data = {}
-    for i in range(n):
-        mu = rng.uniform(0, 3)
-        data[f"bench{i:05d}"] = {"old": np.exp(rng.normal(mu, 0.05, runs)),
-                                 "new": np.exp(rng.normal(mu - 0.05, 0.05, runs))}
-    return pr.Suite(data)
+from _suites import make_suite
 
 
 def cpu_seconds() -> float:
