@@ -148,12 +148,14 @@ def ranks(old: pr.Sample, new: pr.Sample, confidence: float, method: str,
             notes.append("the interval is widened for the runs' serial dependence")
     lib = old.lower_is_better
     low, high = interval_from_shift(shift.ci_low, shift.ci_high, lib)
+    significant = shift.pvalue < alpha
     if resolution is not None and low is not None:
         flags.append("resolution")
-        if not (dependent or tiny):  # the rank interval knows nothing of the grid: widen it by one step
-            low, high = low / (1.0 + resolution), high * (1.0 + resolution)
+        if not (dependent or tiny):  # the rank interval knows nothing of the grid: half a step either way
+            low, high = low / (1.0 + resolution / 2), high * (1.0 + resolution / 2)
+            significant = significant and (low > 1.0 or high < 1.0)
         notes.append(f"the values sit on a grid of {resolution:.2%} of their size (the timer's resolution)")
-    answer = Answer(speedup_from_shift(shift.estimate, lib), low, high, shift.pvalue < alpha, shift.pvalue)
+    answer = Answer(speedup_from_shift(shift.estimate, lib), low, high, significant, shift.pvalue)
     return Path(method, answer, statistic, float(np.median(x)), float(np.median(y)), tuple(dict.fromkeys(flags)),
                 tuple(notes),
                 details={"test": shift.method, "pvalue": shift.pvalue, "tau": list(taus), "df": shift.df})
