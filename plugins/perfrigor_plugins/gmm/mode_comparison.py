@@ -52,6 +52,11 @@ class MatchedMode:
     ci_high: float | None = None
     pvalue: float | None = None
 
+    @property
+    def location(self) -> float | None:
+        """Where the mode lies: the baseline's location, else the candidate's (a mode of one system only)."""
+        return self.baseline_location if self.baseline_location is not None else self.candidate_location
+
 
 @attrs.frozen(kw_only=True)
 class ModeComparison(pr.Comparison):
@@ -81,11 +86,6 @@ def _fit_modes(values: np.ndarray, max_components: int, model: str, separation: 
 
 def _labels(mix: Mixture | None, modes: list[Mode], values: np.ndarray) -> np.ndarray:
     return np.zeros(values.size, dtype=int) if mix is None else assign(mix, modes, values)
-
-
-def _at(mode: MatchedMode) -> float:
-    """Where a mode lies: the baseline's location, else the candidate's (a mode of one system only)."""
-    return mode.baseline_location if mode.baseline_location is not None else mode.candidate_location
 
 
 def _membership(masks: list[np.ndarray]) -> np.ndarray:
@@ -229,7 +229,7 @@ class ModeComparisonComparator(pr.Comparator):
         def q(x: float) -> str:
             return pr.display.quantity(x, old.unit)
 
-        where = ", ".join(q(_at(m)) for m in matched)
+        where = ", ".join(q(m.location) for m in matched)
         if kind == UNIMODAL:
             head = "one mode in each system"
         elif kind == DIFFERENT:
@@ -237,13 +237,13 @@ class ModeComparisonComparator(pr.Comparator):
                     f"{', '.join(q(m.baseline_location) for m in matched if m.baseline_runs)}, "
                     f"candidate at {', '.join(q(m.candidate_location) for m in matched if m.candidate_runs)}")
         else:
-            shares = "; ".join(f"{m.baseline_share:.0%} vs {m.candidate_share:.0%} of runs at {q(_at(m))}"
+            shares = "; ".join(f"{m.baseline_share:.0%} vs {m.candidate_share:.0%} of runs at {q(m.location)}"
                                + (f" -> {q(m.candidate_location)}" if kind == SHIFTED else "") for m in matched)
             head = (f"{'shared' if kind == SHARED else 'shifted'} modes at {where}: {shares}"
                     + ("" if shares_p is None else f" (shares differ: p = {shares_p:.2g})" if shares_p < alpha
                        else f" (shares do not differ significantly, p = {shares_p:.2g})"))
         if main is not None and main.speedup is not None:
-            mode = "" if kind == UNIMODAL else f" in the mode at {q(_at(main))}"
+            mode = "" if kind == UNIMODAL else f" in the mode at {q(main.location)}"
             head += f"; speedup{mode} {main.speedup:.4g}"
             if main.ci_low is not None:
                 head += f" ({self.confidence:.0%} CI {main.ci_low:.4g} to {main.ci_high:.4g})"

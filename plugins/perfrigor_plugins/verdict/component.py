@@ -17,7 +17,7 @@ import perfrigor as pr
 from . import paths
 from .evidence import comparisons, gather
 from .reasons import answer_reason, disagreements
-from .rules import UNCLEAR, band, change, outcome
+from .rules import UNCLEAR, band, outcome
 from .suite import suite_verdict
 
 
@@ -82,7 +82,7 @@ class VerdictStep(pr.Comparator):
                    "pvalue": a.pvalue, "significant": a.significant, "band": list(band(self.threshold)),
                    "n": {"baseline": int(len(old)), "candidate": int(len(new))}, **path.details}
         if a.speedup is not None:
-            details["change"] = change(a.speedup, old.lower_is_better)
+            details["change"] = pr.display.change(a.speedup, old.lower_is_better)
         return pr.Verdict(outcome=result, speedup=a.speedup, ci_low=a.ci_low, ci_high=a.ci_high,
                           confidence=self.confidence, method=path.method, reasons=tuple(dict.fromkeys(reasons)),
                           threshold=self.threshold, details=details)
@@ -126,15 +126,16 @@ class VerdictStep(pr.Comparator):
                                   list(flags), list(notes))
             if outcome(path.answer, self.threshold) == outcome(typical.answer, self.threshold) or path.unclear:
                 return path
-            return attrs.evolve(path, unclear=(
-                f"the runs are serially dependent and multimodal, and the answers disagree: "
-                f"{answer_reason(path, outcome(path.answer, self.threshold), self.threshold, self.confidence, 0)} "
-                f"within the {path.statistic}, but "
-                f"{answer_reason(typical, outcome(typical.answer, self.threshold), self.threshold, self.confidence, 0)}"
-                " over all runs"))
+            return attrs.evolve(path, unclear=(f"the runs are serially dependent and multimodal, and the answers "
+                                               f"disagree: {self._said(path)} within the {path.statistic}, but "
+                                               f"{self._said(typical)} over all runs"))
         if statistic == "mean" and not dependent:
             return attrs.evolve(paths.means(old, new, ev), flags=tuple(flags), notes=tuple(notes))
         return paths.ranks(old, new, self.confidence, self._method(ev, previous, dependent), taus, flags, notes)
+
+    def _said(self, path: paths.Path) -> str:
+        """A path's answer in a few words, as the first reason would give it."""
+        return answer_reason(path, outcome(path.answer, self.threshold), self.threshold, self.confidence, 0)
 
     @staticmethod
     def _method(ev, previous: pr.Previous, dependent: bool) -> str:

@@ -35,7 +35,7 @@ class Evidence:
 
 
 def _registered(name: str) -> bool:
-    return name in pr.components()
+    return name in pr.get_registry().components
 
 
 def find_or_run(previous: pr.Previous, component: str, key: str, run: Any, **params: Any) -> Found | None:

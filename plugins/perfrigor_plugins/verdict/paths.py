@@ -1,13 +1,18 @@
-"""The three ways the verdict answers, each chosen when its assumptions hold for the data.
+"""The ways the verdict answers, each chosen when its assumptions hold for the data.
 
+- one run on a side (``lonely``): the ratio, no interval, "unclear";
 - hierarchical samples: Kalibera & Jones, Fieller's interval of the ratio of the top-level
   means (the runs within a unit are not independent replicates);
-- flat samples with several clear modes (``mode-comparison``): the shift within the
-  dominant mode; a change of the modes' shares alone is "unclear";
-- flat samples otherwise: the Hodges-Lehmann shift of log values with the rank-sum interval
-  (the Speedup-Test's Wilcoxon-Mann-Whitney test, inverted), widened by the effective sample
-  size when the runs are serially dependent; Fieller's interval of the means instead when the
-  configured statistic is the mean and the runs are independent.
+- flat samples: warm-up runs left out (``without_warmup``) and the serial dependence measured
+  (``widening``), then
+  - several clear modes (``modes``): the shift within the dominant mode; a change of the modes'
+    shares alone is "unclear";
+  - otherwise the typical run (``ranks``): the Hodges-Lehmann shift of log values with the
+    rank-sum interval (the Speedup-Test's Wilcoxon-Mann-Whitney test, inverted), widened by the
+    autocorrelation times; Yuen's trimmed means for dependent runs from 20 on; Welch's means of
+    logs where no rank test can reach the level; or Fieller's interval of the means (``means``)
+    when the configured statistic is the mean and the runs are independent.
+The rules of docs/methods/verdict.md, in code.
 """
 
 from __future__ import annotations
@@ -211,7 +216,7 @@ def modes(old: pr.Sample, new: pr.Sample, found: Found, confidence: float, flags
     matched = list(res.modes)
     flags = ["multimodal", *flags]
     shares = "; ".join(f"{m.baseline_share:.0%} vs {m.candidate_share:.0%} of runs at "
-                       f"{_loc(m.baseline_location if m.baseline_location is not None else m.candidate_location, old)}"
+                       f"{_loc(m.location, old)}"
                        for m in matched)
     alpha = 1.0 - confidence
     moved = res.shares_pvalue is not None and res.shares_pvalue < alpha
@@ -222,7 +227,7 @@ def modes(old: pr.Sample, new: pr.Sample, found: Found, confidence: float, flags
         flags.append("shares")
     d = res.dominant
     main = matched[d]
-    where = _loc(main.baseline_location if main.baseline_location is not None else main.candidate_location, old)
+    where = _loc(main.location, old)
     x = old.flat[np.asarray(res.baseline_modes) == d]
     y = new.flat[np.asarray(res.candidate_modes) == d]
     members = [pr.Sample(v, unit=s.unit, lower_is_better=s.lower_is_better) for v, s in ((x, old), (y, new))]

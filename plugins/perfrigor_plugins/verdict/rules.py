@@ -60,11 +60,6 @@ def interval_from_shift(low: float | None, high: float | None, lower_is_better: 
     return (a, b) if a <= b else (b, a)
 
 
-def change(speedup: float, lower_is_better: bool) -> float:
-    """The metric's relative change candidate vs baseline (times: 1/speedup - 1, so -6% = faster)."""
-    return 1.0 / speedup - 1.0 if lower_is_better else speedup - 1.0
-
-
 def runs_needed(n: int, ci_low: float, ci_high: float, threshold: float) -> int | None:
     """About how many runs per system would make the interval fit within the band (halfwidth ~ 1/sqrt(n))."""
     if threshold <= 0 or ci_low <= 0:
