@@ -55,6 +55,12 @@ class Doc:
         self.values.append(v if expect is None else expect)
         return self.raw(token)
 
+    def values_list(self, vals, s) -> Doc:
+        """Comma-separated values, each on its own line (the arrays every JSON writer below needs)."""
+        for i, v in enumerate(vals):
+            self.raw(("," if i else "") + nl(s)).value(v)
+        return self
+
     @property
     def text(self) -> str:
         return "".join(self.parts)
@@ -126,8 +132,7 @@ def w_pyperf(data, s) -> tuple[Doc, str]:
     for j, (b, vals) in enumerate(data.items()):
         d.raw(("," + nl(s) if j else "") + f'{{"metadata": {{"name": {json.dumps(b)}}}, "runs": [')
         d.raw('{"warmups": [[1, 1.0]], "values": [')
-        for i, v in enumerate(vals):
-            d.raw(("," if i else "") + nl(s)).value(v)
+        d.values_list(vals, s)
         d.raw("]}]}")
     d.names = list(data)
     return d.raw(nl(s) + '], "metadata": {"unit": "second"}}'), "p.json"
@@ -137,8 +142,7 @@ def w_hyperfine(data, s) -> tuple[Doc, str]:
     d = Doc(s["crlf"]).raw('{"results": [' + nl(s))
     for j, (b, vals) in enumerate(data.items()):
         d.raw(("," + nl(s) if j else "") + f'{{"command": {json.dumps(b)}, "times": [')
-        for i, v in enumerate(vals):
-            d.raw(("," if i else "") + nl(s)).value(v)
+        d.values_list(vals, s)
         d.raw("]}")
     return d.raw(nl(s) + "]}"), "h.json"
 
@@ -160,8 +164,7 @@ def w_jmh(data, s) -> tuple[Doc, str]:
     for j, (b, vals) in enumerate(data.items()):
         d.raw(("," + nl(s) if j else "") + f'{{"benchmark": {json.dumps(b)}, "mode": "avgt", "primaryMetric": '
               '{"score": 1, "scoreUnit": "us/op", "rawData": [[')
-        for i, v in enumerate(vals):
-            d.raw(("," if i else "") + nl(s)).value(v)
+        d.values_list(vals, s)
         d.raw("]]}}")
     d.names = [f"{b} [avgt]" for b in data]
     return d.raw(nl(s) + "]"), "jmh.json"
@@ -171,8 +174,7 @@ def w_pytest_benchmark(data, s) -> tuple[Doc, str]:
     d = Doc(s["crlf"]).raw('{"machine_info": {}, "benchmarks": [' + nl(s))
     for j, (b, vals) in enumerate(data.items()):
         d.raw(("," + nl(s) if j else "") + f'{{"name": {json.dumps(b)}, "fullname": "t.py::x{j}", "stats": {{"data": [')
-        for i, v in enumerate(vals):
-            d.raw(("," if i else "") + nl(s)).value(v)
+        d.values_list(vals, s)
         d.raw("]}}")
     d.names = list(data)
     return d.raw(nl(s) + "]}"), "pb.json"

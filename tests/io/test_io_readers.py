@@ -9,22 +9,12 @@ import numpy as np
 import perfrigor as pr
 import pytest
 
+from .helpers import error, write
+
 FIX = Path(__file__).parent / "fixtures"
 
 # only the framework's readers: these tests do not depend on the method plugins
 pytestmark = pytest.mark.usefixtures("core_only")
-
-
-def write(tmp_path: Path, name: str, text: str) -> Path:
-    p = tmp_path / name
-    p.write_text(text)
-    return p
-
-
-def error(path, **options) -> str:
-    with pytest.raises(pr.DataError) as info:
-        pr.read(path, **options)
-    return str(info.value)
 
 
 # ---------------------------------------------------------------- one value per line

@@ -16,21 +16,11 @@ import perfrigor as pr
 import pytest
 from perfrigor.readers import sniff
 
+from .helpers import error, write
+
 PEERS = Path(__file__).resolve().parents[1] / "fixtures"
 
 pytestmark = pytest.mark.usefixtures("core_only")
-
-
-def write(tmp_path: Path, name: str, text: str) -> Path:
-    p = tmp_path / name
-    p.write_text(text)
-    return p
-
-
-def error(path, **options) -> str:
-    with pytest.raises(pr.DataError) as info:
-        pr.read(path, **options)
-    return str(info.value)
 
 
 def value_on_its_line(sample: pr.Sample) -> bool:
