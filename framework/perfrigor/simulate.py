@@ -114,13 +114,13 @@ def _three_modes(cv: float) -> Draw:
 
 
 def ar1(rng: np.random.Generator, n: int, phi: float) -> np.ndarray:
-    """A stationary AR(1) series of unit variance."""
+    """A stationary AR(1) series of unit variance: x_0 ~ N(0, 1), x_t = phi x_(t-1) + e_t."""
+    # the recursion as a filter, in C; scipy loaded only when simulating (start-up)
+    from scipy.signal import lfilter
+
     e = rng.standard_normal(n) * np.sqrt(1.0 - phi * phi)
-    out = np.empty(n)
-    out[0] = rng.standard_normal()
-    for t in range(1, n):  # a recursion: each value needs the previous one
-        out[t] = phi * out[t - 1] + e[t]
-    return out
+    e[0] = rng.standard_normal()
+    return lfilter([1.0], [1.0, -phi], e)
 
 
 def _ar1_drift(cv: float, phi: float, drift: float) -> Draw:
