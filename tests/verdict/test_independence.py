@@ -90,3 +90,14 @@ def test_a_warm_up_at_the_start_of_a_flat_series_is_left_out_of_the_checks():
     assert res.runs.n == 35 and not res.dependent
     short = x[:15]  # too few runs to tell a warm-up from noise
     assert pr.get("independence").estimate(short).warmup == 0
+
+
+def test_long_series_give_the_same_mann_kendall_test_without_all_pairs(monkeypatch):
+    import perfrigor_plugins.independence.serial as serial
+
+    z = np.round(np.random.default_rng(9).normal(size=(2, 400)) + np.linspace(0, 0.3, 400), 1)  # with ties
+    tau, p, _ = mann_kendall(z)
+    monkeypatch.setattr(serial, "PAIRWISE_MAX", 100)  # the O(n log n) path, as for series over 1000 runs
+    tau_long, p_long, slope_long = mann_kendall(z)
+    assert np.allclose(tau, tau_long, rtol=0, atol=1e-12) and np.allclose(p, p_long, rtol=0, atol=1e-12)
+    assert slope_long.shape == (2,)

@@ -83,15 +83,22 @@ def autocorrelation_time(z: np.ndarray) -> np.ndarray:
     return np.clip(tau / np.maximum(1.0 - tau / n, 1.0 / n), 1.0, n)
 
 
+#: longer series are not compared pair by pair (n²/2 differences): S from Kendall's tau in O(n log n),
+#: Sen's slope from every k-th run
+PAIRWISE_MAX = 1000
+
+
 def mann_kendall(z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Kendall's tau of the values against run order, its two-sided p-value, and Sen's slope per run.
 
     The Mann-Kendall S = sum over i < j of sign(z_j - z_i), its tie-corrected variance
     (n(n-1)(2n+5) - sum t(t-1)(2t+5)) / 18 with the continuity correction (Kendall 1975).
     """
-    from scipy import special
     z = np.asarray(z, dtype=float)
     n = z.shape[-1]
+    if n > PAIRWISE_MAX:
+        rows = [_mann_kendall_long(row) for row in z.reshape(-1, n)]  # a few long series: one at a time
+        return tuple(np.array(col).reshape(z.shape[:-1]) for col in zip(*rows, strict=True))  # type: ignore
     i, j = np.triu_indices(n, 1)
     diff = z[..., j] - z[..., i]
     s = np.sign(diff).sum(axis=-1)
@@ -103,11 +110,35 @@ def mann_kendall(z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     for k in range(1, n + 1):  # at most n groups; each pass counts one group id in every series
         t = (group == k).sum(axis=-1).astype(float)
         ties += t * (t - 1) * (2 * t + 5)
+    slope = np.median(diff / (j - i), axis=-1)
+    return _mann_kendall_test(s, ties, n) + (slope,)
+
+
+def _mann_kendall_test(s: np.ndarray, ties: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Kendall's tau-a and the two-sided p-value of S with its tie-corrected variance."""
+    from scipy import special  # scipy loaded only when a component runs (start-up)
+
     var = (n * (n - 1) * (2 * n + 5) - ties) / 18.0
     zstat = np.where(var > 0, (s - np.sign(s)) / np.sqrt(np.where(var > 0, var, 1.0)), 0.0)
-    pvalue = 2.0 * special.ndtr(-np.abs(zstat))
-    slope = np.median(diff / (j - i), axis=-1)
-    return s / (n * (n - 1) / 2), pvalue, slope
+    return s / (n * (n - 1) / 2), 2.0 * special.ndtr(-np.abs(zstat))
+
+
+def _mann_kendall_long(z: np.ndarray) -> tuple[float, float, float]:
+    """mann_kendall of one long series: S from scipy's tau-b (index untied: S = tau_b sqrt(n0 (n0 - n2)))."""
+    from scipy import stats
+
+    n = z.size
+    _, counts = np.unique(z, return_counts=True)
+    t = counts.astype(float)
+    n0, n2 = n * (n - 1) / 2, float((t * (t - 1) / 2).sum())
+    tau_b = stats.kendalltau(np.arange(n), z).statistic
+    s = 0.0 if np.isnan(tau_b) else float(np.round(tau_b * np.sqrt(n0 * (n0 - n2))))
+    tau, pvalue = _mann_kendall_test(np.array(s), np.array((t * (t - 1) * (2 * t + 5)).sum()), n)
+    step = -(-n // PAIRWISE_MAX)
+    thin = z[::step]
+    i, j = np.triu_indices(thin.size, 1)
+    slope = float(np.median((thin[j] - thin[i]) / ((j - i) * step)))
+    return float(tau), float(pvalue), slope
 
 
 def warmup_length(values: np.ndarray, z: float = 3.0) -> int:
