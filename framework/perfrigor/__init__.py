@@ -10,11 +10,13 @@ import importlib
 from typing import Any
 
 from . import display, drawing, progress, units
+from .commands import Command, CommandContext
 from .components import (
     BenchmarkJob,
     Comparator,
     Component,
     Estimator,
+    ParamInfo,
     Previous,
     Test,
     as_sample,
@@ -71,7 +73,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
-    "OUTCOMES", "BenchmarkInfo", "BenchmarkJob", "Workspace", "current_workspace", "Comparator", "Comparison", "Component", "ConfigError", "DataError", "Estimate",
+    "OUTCOMES", "BenchmarkInfo", "BenchmarkJob", "Command", "CommandContext", "ParamInfo", "Workspace", "current_workspace", "Comparator", "Comparison", "Component", "ConfigError", "DataError", "Estimate",
     "Estimator", "PerfrigorError", "Pipeline", "Previous", "Report", "Result", "Sample", "Suite", "SuiteSummary",
     "SuiteVerdict", "Test", "TestResult", "Verdict", "__version__", "as_sample", "as_sample_mapping", "check_random_state",
     "choice_param", "components", "conclusion", "confidence_param", "display", "drawing", "float_param", "get",

@@ -1,7 +1,7 @@
 """The ``perfrigor`` command: argparse front end, the only place that prints or exits.
 
-Commands: ``list``, ``compare``, ``run``, ``describe``, ``plan``, ``demo``
-(see docs/cli.md). Exit codes: 0 done; 1 the analysis ran but a requested
+Commands: ``list``, ``compare``, ``run``, ``describe``, ``demo``, and those
+plugins add (hook ``perfrigor_commands``; see docs/cli.md). Exit codes: 0 done; 1 the analysis ran but a requested
 check failed (``--fail-on-regression``); 2 bad input or usage (a one-line
 ``perfrigor: error: ...`` on stderr, no traceback); 3 an internal error (a bug:
 one line too, ``--debug`` shows the traceback).
@@ -20,19 +20,17 @@ from pathlib import Path
 from typing import Any
 
 from . import progress
-from .components import pair_key
+from .commands import Command, CommandContext
+from .components import ParamInfo, pair_key
 from .data import Sample, Suite
 from .errors import ConfigError, DataError, PerfrigorError
 from .pipeline import Pipeline, Step
 from .readers import read
 from .registry import did_you_mean, get_registry
 from .report import Report
-from .results import Result
 
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 DEFAULT_PRESET = "default"
-#: what ``perfrigor describe`` runs on each system, when registered: (component, one-sample only)
-DESCRIBE_COMPONENTS = ("mean-ci", "variance-components", "gmm", "gmm-fit")
 #: the picture formats ``describe --plot`` writes
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
@@ -126,11 +124,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("run", help="run a pipeline config (or a preset) on data",
                        description="perfrigor run CONFIG [DATA...]  or  perfrigor run --pipeline NAME DATA...")
     p.add_argument("files", nargs="*", metavar="CONFIG|DATA")
-    p.add_argument("--weight", choices=("custom", "equal", "fraction"),
-                   help="shorthand for the speedup-test steps' parameter 'weight'")
-    p.add_argument("--precision", type=float, metavar="R",
-                   help="shorthand for the speedup-test steps' parameter 'precision'")
     _add_analysis(p)
+    _add_shorthands(p)
 
     p = sub.add_parser("describe", help="describe each system's measurements (summary, mixture, CI, variance)")
     p.add_argument("data", metavar="DATA")
@@ -139,26 +134,43 @@ def build_parser() -> argparse.ArgumentParser:
                         "intervals); .png, .svg or .pdf; several systems: FILE-BENCHMARK-SYSTEM.png")
     _add_analysis(p, pipeline_choice=False)
 
-    p = sub.add_parser("plan", help="how many repetitions per level, from costs (Kalibera & Jones)")
-    p.add_argument("data", metavar="DATA", help="a pilot experiment (hierarchical measurements)")
-    p.add_argument("--costs", required=True, metavar="C1,C2,...",
-                   help="cost of one repetition at each level, lowest level first, e.g. 10,200")
-    p.add_argument("--budget", type=float, metavar="TIME",
-                   help="time available for the experiment, in the data's unit (e.g. seconds); converted to "
-                        "measurements with the pilot's mean measurement time unless --measurement-time is given")
-    p.add_argument("--measurement-time", type=float, metavar="TIME",
-                   help="time of one lowest-level measurement, in the budget's unit")
-    p.add_argument("--target-half-width", type=float, metavar="X",
-                   help="wanted half-width of the interval as a fraction of the mean (0.02: ±2%%)")
-    p.add_argument("--confidence", type=float, metavar="X")
-    p.add_argument("--format", "-f", choices=("text", "json"), default="text")
-    _add_input(p)
-
     p = sub.add_parser("demo", help=f"run the {DEFAULT_PRESET!r} preset on bundled example data")
     p.add_argument("example", nargs="?", default="two-versions",
                    help="bundled data set (default: two-versions)")
     _add_analysis(p)
+    for rec in get_registry().commands.values():
+        if rec.name in COMMANDS:
+            raise ConfigError(f"plugin {rec.plugin}: command {rec.name!r} is a built-in command of perfrigor")
+        command: Command = rec.obj
+        p = sub.add_parser(command.name, help=command.help, description=command.description)
+        if command.add_arguments is not None:
+            command.add_arguments(p)
+        if command.input_options:
+            _add_input(p)
     return parser
+
+
+def _add_shorthands(p: argparse.ArgumentParser) -> None:
+    """``--NAME`` for every parameter a registered component offers as a shorthand (its ``shorthands``)."""
+    taken = {opt for action in p._actions for opt in action.option_strings}
+    owners: dict[str, list[str]] = {}
+    infos: dict[str, ParamInfo] = {}
+    for rec in get_registry().components.values():
+        params = {info.name: info for info in rec.obj.param_info()}
+        for name in rec.obj.shorthands:
+            if name in params:
+                owners.setdefault(name, []).append(rec.name)
+                infos.setdefault(name, params[name])
+    for name, comps in owners.items():
+        flag = "--" + name.replace("_", "-")
+        if flag in taken:
+            continue
+        info = infos[name]
+        kind = {"float": float, "int": int}.get(info.type or "", toml_value)
+        what = f"shorthand for --param STEP.{name}=VALUE on every step that has it ({', '.join(sorted(comps))})"
+        p.add_argument(flag, dest=f"shorthand_{name}", type=kind, choices=info.choices,
+                       metavar=None if info.choices else name.upper(),
+                       help=f"{what}: {info.help}" if info.help else what)
 
 
 # ---------------------------------------------------------------- helpers
@@ -483,9 +495,9 @@ def _analyse(args: argparse.Namespace, pipeline: Pipeline, inputs: Sequence[Any]
             return EXIT_CHECK_FAILED
         if not judged:  # a check that cannot fail must not pass silently (e.g. in CI)
             raise UsageError(f"--fail-on-regression: no step of pipeline {pipeline.name!r} can show a slowdown "
-                             "on this data: it has no verdict step and its comparisons are one-sided (the "
-                             "Speedup-Test and HPT only look for a speedup) or draw no conclusion; add the "
-                             "'verdict' step, or use a preset (they all end with it), e.g. --pipeline default")
+                             "on this data: it has no verdict step and its comparisons are one-sided (they "
+                             "only look for a speedup) or draw no conclusion; add a step that gives verdicts, "
+                             f"or use a preset (they all end with one), e.g. --pipeline {DEFAULT_PRESET}")
     return EXIT_OK
 
 
@@ -563,11 +575,8 @@ def cmd_run(args: argparse.Namespace, stdout) -> int:
     spec, where = _pipeline_spec(args, config)
     inputs = load_inputs(files, _reader_options(args, _spec_input_options(spec)))
     pipeline = _build_pipeline(args, spec, where)
-    extra: dict[str, Any] = {}
-    if args.weight is not None:
-        extra["weight"] = (args.weight, "--weight")
-    if args.precision is not None:
-        extra["precision"] = (args.precision, "--precision")
+    extra = {key.removeprefix("shorthand_"): (value, "--" + key.removeprefix("shorthand_").replace("_", "-"))
+             for key, value in vars(args).items() if key.startswith("shorthand_") and value is not None}
     return _analyse(args, pipeline, inputs, stdout, extra)
 
 
@@ -578,23 +587,20 @@ def cmd_describe(args: argparse.Namespace, stdout) -> int:
     samples = [data] if isinstance(data, Sample) else [s for systems in data.data.values() for s in systems.values()]
     depth = min(s.n_levels for s in samples)
     steps = []
-    for name in DESCRIBE_COMPONENTS:
-        rec = registry.components.get(name)
-        if rec is None:
-            continue
+    for name, rec in registry.components.items():
         cls = rec.obj
-        if cls.kind == "comparator" or (cls.kind == "test" and getattr(cls, "n_samples", 2) != 1):
+        if not cls.describes or cls.scope != "benchmark" or cls.kind == "comparator" \
+                or (cls.kind == "test" and getattr(cls, "n_samples", 2) != 1):
             continue
-        needs = max(getattr(cls, "min_levels", 1), 2 if name == "variance-components" else 1)
-        if needs > depth:  # variance per level only means something for hierarchical data
+        if cls.min_levels > depth:  # e.g. variance per level: hierarchical data only
             continue
         step: dict[str, Any] = {"component": name}
         if "random_state" in cls.param_names():  # the same data gives the same description (--seed to vary)
             step["random_state"] = 0
         steps.append(step)
     if not steps:
-        raise ConfigError("no describing component is registered (looked for "
-                          f"{', '.join(DESCRIBE_COMPONENTS)}); install perfrigor's method plugins")
+        raise ConfigError("no registered component describes these data (none declares 'describes = True' "
+                          "and accepts their levels); install perfrigor's method plugins")
     pipeline = Pipeline(steps, name="describe", description="per-system description")
     if isinstance(data, Suite):
         # describe every system on its own: no baseline/candidate pairing
@@ -644,54 +650,6 @@ def _safe(text: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "._-" else "_" for ch in text)
 
 
-def cmd_plan(args: argparse.Namespace, stdout) -> int:
-    try:
-        costs = [float(c) for c in args.costs.split(",") if c.strip()]
-    except ValueError:
-        raise UsageError(f"--costs {args.costs!r}: expected numbers separated by commas, e.g. 10,200") from None
-    if not costs:
-        raise UsageError("--costs: give one cost per level, lowest level first, e.g. 10,200")
-    params: dict[str, Any] = {"costs": costs}
-    if args.budget is not None:
-        params["budget"] = args.budget
-        params["measurement_time"] = args.measurement_time if args.measurement_time is not None else "mean"
-    elif args.measurement_time is not None:
-        raise UsageError("--measurement-time only makes sense with --budget")
-    if args.target_half_width is not None:
-        params["target_half_width"] = args.target_half_width
-    if args.confidence is not None:
-        params["confidence"] = args.confidence
-    registry = get_registry()
-    registry.component_class("experiment-plan")
-    from .registry import get
-
-    component = get("experiment-plan", **params)
-    data = _read(args.data, _reader_options(args))
-    targets = ([(None, None, data)] if isinstance(data, Sample) else
-               [(b, s, sample) for b, systems in data.data.items() for s, sample in systems.items()])
-    results = [(b, s, component.estimate(sample)) for b, s, sample in targets]
-    if args.format == "json":
-        doc = [{"benchmark": b, "system": s, **r.to_dict()} for b, s, r in results]
-        stdout.write(json.dumps(doc[0] if len(doc) == 1 else doc, indent=2, allow_nan=False) + "\n")
-        return EXIT_OK
-    out = []
-    for b, s, r in results:
-        if b is not None:
-            out.append(("\n" if out else "") + f"{b} / {s}:")
-        out.append(_explain(r))
-        out += [f"warning: {w}" for w in r.warnings]
-    stdout.write("\n".join(out).rstrip() + "\n")
-    return EXIT_OK
-
-
-def _explain(result: Result) -> str:
-    explain = getattr(result, "explain", None)
-    if callable(explain):
-        return str(explain())
-    text = getattr(result, "text", None)
-    return str(text) if text else result.describe()
-
-
 def cmd_demo(args: argparse.Namespace, stdout) -> int:
     from . import examples
 
@@ -727,7 +685,14 @@ def cmd_demo(args: argparse.Namespace, stdout) -> int:
 
 
 COMMANDS = {"list": cmd_list, "compare": cmd_compare, "run": cmd_run, "describe": cmd_describe,
-            "plan": cmd_plan, "demo": cmd_demo}
+            "demo": cmd_demo}
+
+
+def cmd_plugin(args: argparse.Namespace, stdout) -> int:
+    """Run a command a plugin contributed (hook ``perfrigor_commands``)."""
+    command: Command = get_registry().commands[args.command].obj
+    options = _reader_options(args) if command.input_options else {}
+    return int(command.run(args, CommandContext(stdout=stdout, reader_options=options)) or 0)
 
 
 # ---------------------------------------------------------------- entry point
@@ -746,7 +711,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:
             build_parser().print_help(sys.stderr)
             return EXIT_USAGE
-        return COMMANDS[args.command](args, stdout)
+        return COMMANDS.get(args.command, cmd_plugin)(args, stdout)
     except BrokenPipeError:  # e.g. `perfrigor list | head`
         return EXIT_OK
     except (PerfrigorError, OSError) as exc:

@@ -23,6 +23,43 @@ from .errors import ConfigError, DataError
 from .results import Result
 
 # ---------------------------------------------------------------- parameters
+#
+# Each helper also records, in the attrs field's ``metadata``, what ``perfrigor list NAME``
+# shows of the parameter: "help" (one line), "type", "range" and "choices". Any attrs field
+# may carry ``metadata={"help": "..."}`` itself.
+
+
+def _meta(help: str | None, type: str, **extra: Any) -> dict[str, Any]:
+    return {"help": help, "type": type, **extra}
+
+
+def _range_text(minimum: float | None, maximum: float | None, strict: bool, optional: bool) -> str | None:
+    if minimum is None and maximum is None:
+        text = None
+    elif minimum is None or maximum is None:
+        text = f"{'>' if minimum is not None else '<'}{'' if strict else '='} " \
+               f"{minimum if minimum is not None else maximum}"
+    else:
+        text = f"{'(' if strict else '['}{minimum}, {maximum}{')' if strict else ']'}"
+    return f"{text} or None" if text and optional else text
+
+
+@attrs.frozen
+class ParamInfo:
+    """One parameter of a component as ``perfrigor list NAME`` shows it."""
+
+    name: str
+    default: Any
+    help: str | None = None
+    type: str | None = None
+    range: str | None = None
+    choices: tuple[str, ...] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        from .results import to_jsonable
+
+        return to_jsonable(attrs.asdict(self, recurse=False))
+
 
 
 def _check_confidence(instance: Any, attribute: attrs.Attribute, value: float) -> None:
@@ -30,12 +67,13 @@ def _check_confidence(instance: Any, attribute: attrs.Attribute, value: float) -
         raise ValueError(f"{attribute.name} must be a level strictly between 0 and 1 (e.g. 0.95), got {value!r}")
 
 
-def confidence_param(default: float = 0.95) -> Any:
+def confidence_param(default: float = 0.95, help: str | None = None) -> Any:
     """A ``confidence`` field (1 - alpha), validated to lie in (0, 1)."""
-    return attrs.field(default=default, converter=float, validator=_check_confidence)
+    return attrs.field(default=default, converter=float, validator=_check_confidence,
+                       metadata=_meta(help or "confidence level (1 - alpha)", "float", range="(0, 1)"))
 
 
-def choice_param(default: str, *options: str) -> Any:
+def choice_param(default: str, *options: str, help: str | None = None) -> Any:
     """A string field restricted to ``options``."""
     allowed = (default, *[o for o in options if o != default])
 
@@ -43,10 +81,10 @@ def choice_param(default: str, *options: str) -> Any:
         if value not in allowed:
             raise ValueError(f"{attribute.name} must be one of {list(allowed)}, got {value!r}")
 
-    return attrs.field(default=default, validator=check)
+    return attrs.field(default=default, validator=check, metadata=_meta(help, "choice", choices=allowed))
 
 
-def int_param(default: int | None, minimum: int = 1, optional: bool = False) -> Any:
+def int_param(default: int | None, minimum: int = 1, optional: bool = False, help: str | None = None) -> Any:
     """An integer field >= ``minimum`` (None allowed when ``optional``)."""
 
     def check(instance: Any, attribute: attrs.Attribute, value: Any) -> None:
@@ -55,11 +93,12 @@ def int_param(default: int | None, minimum: int = 1, optional: bool = False) -> 
         if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
             raise ValueError(f"{attribute.name} must be an integer >= {minimum}, got {value!r}")
 
-    return attrs.field(default=default, validator=check)
+    return attrs.field(default=default, validator=check,
+                       metadata=_meta(help, "int", range=f">= {minimum}" + (" or None" if optional else "")))
 
 
 def float_param(default: float | None, minimum: float | None = None, maximum: float | None = None,
-                optional: bool = False, strict: bool = False) -> Any:
+                optional: bool = False, strict: bool = False, help: str | None = None) -> Any:
     """A float field within [minimum, maximum] (open bounds when ``strict``)."""
 
     def check(instance: Any, attribute: attrs.Attribute, value: Any) -> None:
@@ -77,7 +116,8 @@ def float_param(default: float | None, minimum: float | None = None, maximum: fl
             raise ValueError(f"{attribute.name} must lie in {'(' if strict else '['}{minimum}, {maximum}"
                              f"{')' if strict else ']'}, got {value!r}")
 
-    return attrs.field(default=default, validator=check)
+    return attrs.field(default=default, validator=check,
+                       metadata=_meta(help, "float", range=_range_text(minimum, maximum, strict, optional)))
 
 
 def _check_random_state(instance: Any, attribute: attrs.Attribute, value: Any) -> None:
@@ -87,9 +127,11 @@ def _check_random_state(instance: Any, attribute: attrs.Attribute, value: Any) -
         raise ValueError(f"random_state must be None, a non-negative int or a numpy Generator, got {value!r}")
 
 
-def random_state_param(default: int | None = None) -> Any:
+def random_state_param(default: int | None = None, help: str | None = None) -> Any:
     """A ``random_state`` field: None, an int seed or a numpy Generator."""
-    return attrs.field(default=default, validator=_check_random_state, eq=False)
+    return attrs.field(default=default, validator=_check_random_state, eq=False,
+                       metadata=_meta(help or "seed of the random draws, for reproducible results (--seed)",
+                                      "random_state", range="None, an int >= 0 or a numpy Generator"))
 
 
 def check_random_state(random_state: Any) -> np.random.Generator:
@@ -179,11 +221,35 @@ class Component:
     #: suite-scope components: the fewest benchmarks that make the method meaningful; a pipeline
     #: skips the step (and says so in the report) on a smaller suite, e.g. one pair of samples
     min_benchmarks: ClassVar[int] = 2
+    #: True for a component that describes one system's measurements (a summary, a fit, an
+    #: interval): ``perfrigor describe`` runs every such estimator and one-sample test
+    describes: ClassVar[bool] = False
+    #: parameters worth a command-line shorthand: ``perfrigor run --NAME VALUE`` sets the
+    #: parameter ``NAME`` on every step that has it (e.g. ``("weight", "precision")``)
+    shorthands: ClassVar[tuple[str, ...]] = ()
 
     # -- scikit-learn style parameter introspection
     @classmethod
     def param_names(cls) -> list[str]:
         return [f.name for f in attrs.fields(cls) if f.init]
+
+    @classmethod
+    def param_info(cls) -> list[ParamInfo]:
+        """Each parameter's default, help, type and range (from the parameter helpers' metadata)."""
+        out = []
+        for f in attrs.fields(cls):
+            if not f.init:
+                continue
+            default = f.default
+            if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
+                default = default.factory() if not default.takes_self else None
+            elif default is attrs.NOTHING:
+                default = None
+            meta = f.metadata
+            choices = meta.get("choices")
+            out.append(ParamInfo(name=f.name, default=default, help=meta.get("help"), type=meta.get("type"),
+                                 range=meta.get("range"), choices=tuple(choices) if choices else None))
+        return out
 
     def get_params(self) -> dict[str, Any]:
         """The component's parameters as a dict (``pr.get(name, **params)`` rebuilds it)."""

@@ -36,6 +36,16 @@ def perfrigor_renderers() -> list[Renderer]:
     """Output formats: objects following the :class:`Renderer` protocol."""
 
 
+@hookspec
+def perfrigor_commands() -> list[Any]:
+    """Command-line commands: :class:`perfrigor.Command` records (``perfrigor NAME ...``).
+
+    Each names its command, declares its arguments on an argparse parser and runs
+    with the parsed arguments (see ``perfrigor.commands``). A name already taken by
+    a built-in command or another plugin's is a ConfigError naming both.
+    """
+
+
 @runtime_checkable
 class Reader(Protocol):
     """An input format. ``pr.read(path)`` asks each reader, lowest ``priority`` first (default 50),

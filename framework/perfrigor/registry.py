@@ -17,6 +17,7 @@ import attrs
 import pluggy
 
 from . import hookspecs
+from .commands import Command
 from .components import KINDS, SCOPES, Component, build
 from .errors import ConfigError
 
@@ -54,6 +55,7 @@ class Registry:
         self.presets: dict[str, Registered] = {}
         self.readers: dict[str, Registered] = {}
         self.renderers: dict[str, Registered] = {}
+        self.commands: dict[str, Registered] = {}
         self._collect()
 
     def _plugin_label(self, plugin: Any) -> tuple[str, str | None]:
@@ -69,6 +71,7 @@ class Registry:
             "perfrigor_pipelines": (self.presets, lambda p: p.get("name", "") if isinstance(p, dict) else ""),
             "perfrigor_readers": (self.readers, lambda r: getattr(r, "name", "")),
             "perfrigor_renderers": (self.renderers, lambda r: getattr(r, "name", "")),
+            "perfrigor_commands": (self.commands, lambda c: getattr(c, "name", "")),
         }
         for hook_name, (table, get_name) in tables.items():
             hook = getattr(self.pm.hook, hook_name)
@@ -84,6 +87,9 @@ class Registry:
                 for item in items:
                     if hook_name == "perfrigor_components":
                         self._check_component(item, plugin_name)
+                    elif hook_name == "perfrigor_commands" and not isinstance(item, Command):
+                        raise ConfigError(f"plugin {plugin_name}: perfrigor_commands() returned {item!r}, "
+                                          "not a perfrigor.Command")
                     name = get_name(item)
                     if not name or not isinstance(name, str):
                         raise ConfigError(f"plugin {plugin_name}: {hook_name}() returned {item!r} without a name")

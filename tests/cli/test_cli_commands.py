@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import perfrigor as pr
@@ -104,7 +105,7 @@ def test_bad_input_exits_2_naming_the_line(toy, files, capsys):
     (["compare", "{old}", "{new}", "-p", "toy", "-o", "{dir}/no/r.txt", "-f", "json"], ["-o", "no such directory"]),
     (["compare", "{old}", "{new}", "-p", "toy", "--jobs", "2", "--dask", "tcp://x:1"], ["--jobs or --dask"]),
     (["run", "{dir}/missing.toml", "{old}"], ["missing.toml", "cannot read config"]),
-    (["plan", "{old}"], ["--costs"]),
+    (["toy-count"], ["the following arguments are required: DATA"]),
     (["compare", "{old}", "{new}", "-p", "toy", "--input", "value=x"], ["takes only"]),
 ])
 def test_usage_and_input_errors_exit_2(toy, files, capsys, argv, needles):
@@ -285,18 +286,39 @@ def test_describe_without_components(toy, capsys, files):
         code, _, err = run(capsys, "describe", files["old"])
     finally:
         pr.registry.reload(allow=["core"], extra_plugins=[toy])
-    assert_usage_error(code, err, "no describing component is registered")
+    assert_usage_error(code, err, "no registered component describes these data")
 
 
-def test_plan(toy, capsys):
-    code, out, _ = run(capsys, "plan", str(FIX / "values_nested.json"), "--costs", "10,200")
-    assert code == 0 and out == "plan line 1\nplan line 2\n"
-    code, out, _ = run(capsys, "plan", str(FIX / "values_nested.json"), "--costs", "10,200", "--format", "json")
-    assert json.loads(out)["repetitions"] == [10, 200]
-    code, _, err = run(capsys, "plan", str(FIX / "values_nested.json"), "--costs", "ten")
-    assert_usage_error(code, err, "--costs 'ten'")
-    code, _, err = run(capsys, "plan", str(FIX / "values.txt"), "--costs", "1,2")
-    assert_usage_error(code, err, "hierarchical")
+def test_a_plugin_adds_a_command(toy, capsys, files):
+    """A third-party plugin's command (hook perfrigor_commands): in --help, parsed, run, errors as usual."""
+    assert "toy-count" in cli.build_parser().format_help()
+    code, out, _ = run(capsys, "toy-count", files["old"], "--times", "2")
+    assert code == 0 and out == "8 values\n8 values\n"
+    code, out, _ = run(capsys, "toy-count", str(FIX / "tidy.csv"), "--input-format", "tidy-csv")
+    assert code == 0 and out.endswith(" values\n")
+    code, _, err = run(capsys, "toy-count", files["bad"])
+    assert_usage_error(code, err, "bad.txt", "line 3")
+    code, _, err = run(capsys, "toy-count", files["old"], "--times", "x")
+    assert_usage_error(code, err, "--times", "invalid int value")
+    code, _, err = run(capsys, "plan", files["old"], "--costs", "1")  # plan is the random-effects plugin's
+    assert_usage_error(code, err, "invalid choice: 'plan'")
+
+
+def test_a_plugin_command_cannot_take_a_builtin_name(toy, capsys, files):
+    clash = types.ModuleType("clash_plugin")
+    clash.perfrigor_commands = pr.hookimpl(
+        lambda: [pr.Command(name="list", help="mine", run=lambda args, context: 0)])
+    pr.registry.reload(allow=["core"], extra_plugins=[clash])
+    try:
+        code, _, err = run(capsys, "list")
+    finally:
+        pr.registry.reload(allow=["core"], extra_plugins=[toy])
+    assert_usage_error(code, err, "clash_plugin", "command 'list' is a built-in command")
+    bad = types.ModuleType("bad_plugin")
+    bad.perfrigor_commands = pr.hookimpl(lambda: ["plan"])
+    with pytest.raises(pr.ConfigError, match="bad_plugin: perfrigor_commands\\(\\) returned 'plan', not a perfrigor.Command"):
+        pr.registry.reload(allow=["core"], extra_plugins=[bad])
+    pr.registry.reload(allow=["core"], extra_plugins=[toy])
 
 
 def test_demo_needs_the_default_preset(toy, capsys):

@@ -48,6 +48,7 @@ class ToyMean(pr.Estimator):
     """Mean of one system's values."""
 
     name: ClassVar[str] = "mean-ci"
+    describes: ClassVar[bool] = True
     confidence: float = pr.confidence_param()
 
     def estimate(self, sample):
@@ -65,6 +66,7 @@ class ToySuite(pr.Comparator):
 
     name: ClassVar[str] = "toy-suite"
     scope: ClassVar[str] = "suite"
+    shorthands: ClassVar[tuple[str, ...]] = ("weight", "precision")
     weight: str = pr.choice_param("equal", "custom", "fraction")
     precision: float = pr.float_param(0.05, minimum=0.0, maximum=1.0, strict=True)
 
@@ -153,6 +155,28 @@ def perfrigor_pipelines():
              "steps": [{"component": "mean-ci"}, {"component": "toy-ratio"}, {"component": "toy-suite"}]},
             {"name": "toy-verdict", "description": "toy pipeline ending with a verdict step",
              "steps": [{"component": "mean-ci"}, {"component": "toy-ratio"}, {"component": "toy-verdict"}]}]
+
+
+def _count_args(parser):
+    parser.add_argument("data", metavar="DATA")
+    parser.add_argument("--times", type=int, default=1, help="how often to say it")
+
+
+def _count(args, context):
+    """Say how many values the file holds (read with the command line's input options)."""
+    data = context.read(args.data)
+    n = int(data.flat.size) if isinstance(data, pr.Sample) else sum(
+        s.flat.size for systems in data.data.values() for s in systems.values())
+    if n > 10_000:
+        raise pr.DataError(f"{args.data}: the toy counts up to 10000 values")
+    context.stdout.write(f"{n} values\n" * args.times)
+    return 0 if n else 1
+
+
+@pr.hookimpl
+def perfrigor_commands():
+    return [pr.Command(name="toy-count", help="count the values of a data file (a toy plugin's command)",
+                       add_arguments=_count_args, run=_count, input_options=True)]
 
 
 plugin = sys.modules[__name__]

@@ -27,6 +27,7 @@ class GaussianMixture(pr.Estimator):
     """Gaussian mixture by EM, K and model by BIC as mclust; clusters and modes (I4)."""
 
     name: ClassVar[str] = "gmm"
+    describes: ClassVar[bool] = True
     max_components: int = max_components_param()
     model: str = model_param()
 
@@ -48,6 +49,7 @@ class MixtureGoodnessOfFit(pr.Test):
     """KSfit: does a Gaussian mixture fit? KS distance calibrated by parametric bootstrap with refits."""
 
     name: ClassVar[str] = "gmm-fit"
+    describes: ClassVar[bool] = True
     n_samples: ClassVar[int] = 1
     #: the conformance battery checks the contract, not the statistics: K in 1..3 keeps it to ~2 s
     #: (every one of the 200 replicates refits G = 1..max_components for both models)

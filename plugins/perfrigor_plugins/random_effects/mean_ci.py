@@ -53,6 +53,7 @@ class MeanCI(pr.Estimator):
     """Mean of one system with its t or hierarchical-bootstrap confidence interval (Kalibera & Jones)."""
 
     name: ClassVar[str] = "mean-ci"
+    describes: ClassVar[bool] = True
 
     confidence: float = pr.confidence_param()
     method: str = pr.choice_param("t", "bootstrap")

@@ -50,6 +50,7 @@ class VarianceComponentsEstimator(pr.Estimator):
     """Variance of each level of a hierarchical sample: S_i² and unbiased T_i² (Kalibera & Jones)."""
 
     name: ClassVar[str] = "variance-components"
+    describes: ClassVar[bool] = True
 
     warmup: int = warmup_param()
 

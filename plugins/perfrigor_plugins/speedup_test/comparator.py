@@ -60,6 +60,7 @@ class SpeedupTest(pr.Comparator):
     """
 
     name: ClassVar[str] = "speedup-test"
+    shorthands: ClassVar[tuple[str, ...]] = ("weight",)
     one_sided: ClassVar[bool] = True  # tests "the candidate is faster" only
     statistic: str = pr.choice_param("mean", "median")
     confidence: float = pr.confidence_param()

@@ -75,6 +75,7 @@ class AcceleratedProportion(pr.Comparator):
     """
 
     name: ClassVar[str] = "accelerated-proportion"
+    shorthands: ClassVar[tuple[str, ...]] = ("precision",)
     scope: ClassVar[str] = "suite"
     estimate_kind: ClassVar[str] = "probability"
     one_sided: ClassVar[bool] = True  # a share of accelerated benchmarks: a low one is no slowdown
