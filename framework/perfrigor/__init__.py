@@ -26,12 +26,12 @@ from .components import (
     confidence_param,
     float_param,
     int_param,
-    pair_key,
     random_state_param,
 )
 from .data import BenchmarkInfo, Sample, Suite
 from .errors import ConfigError, DataError, PerfrigorError
 from .hookspecs import hookimpl, hookspec
+from .keys import PairKey, pair_key
 from .pipeline import Pipeline, pipeline
 from .readers import read
 from .registry import components, get, get_registry
@@ -73,7 +73,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
-    "OUTCOMES", "BenchmarkInfo", "BenchmarkJob", "Command", "CommandContext", "ParamInfo", "Workspace", "current_workspace", "Comparator", "Comparison", "Component", "ConfigError", "DataError", "Estimate",
+    "OUTCOMES", "BenchmarkInfo", "BenchmarkJob", "Command", "CommandContext", "PairKey", "ParamInfo", "Workspace", "current_workspace", "Comparator", "Comparison", "Component", "ConfigError", "DataError", "Estimate",
     "Estimator", "PerfrigorError", "Pipeline", "Previous", "Report", "Result", "Sample", "Suite", "SuiteSummary",
     "SuiteVerdict", "Test", "TestResult", "Verdict", "__version__", "as_sample", "as_sample_mapping", "check_random_state",
     "choice_param", "components", "conclusion", "confidence_param", "display", "drawing", "float_param", "get",

@@ -20,6 +20,7 @@ import numpy as np
 
 from .data import Sample, Suite
 from .errors import ConfigError, DataError
+from .keys import pair_key
 from .results import Result
 
 # ---------------------------------------------------------------- parameters
@@ -177,9 +178,6 @@ class Previous(dict):
 
 # ---------------------------------------------------------------- components
 
-PairKey = str
-
-
 @attrs.frozen
 class BenchmarkJob:
     """One benchmark as a per-benchmark step is about to run on it (what ``Component.prepare`` sees).
@@ -195,11 +193,6 @@ class BenchmarkJob:
     baseline: str
     candidate: str | None
     previous: Mapping[str, Mapping[str, Result]]
-
-
-def pair_key(baseline: str, candidate: str) -> PairKey:
-    """The key under which a two-system result is stored in a report."""
-    return f"{baseline} -> {candidate}"
 
 
 @attrs.define

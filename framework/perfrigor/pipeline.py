@@ -28,6 +28,7 @@ from . import progress
 from .components import BenchmarkJob, Component, Previous, build
 from .data import Sample, Suite, benchmark_name
 from .errors import ConfigError, DataError
+from .keys import PairKey
 from .report import Report, StepInfo
 from .results import Result
 from .workspace import Workspace
@@ -94,7 +95,7 @@ def _run_step(step_id: str, job: BenchmarkJob) -> dict[str, Result]:
     if not isinstance(out, Mapping) or not all(isinstance(r, Result) for r in out.values()):
         raise TypeError(f"step {step_id!r}: {type(job.component).__name__}.run_benchmark must return "
                         f"{{key: pr.Result}}, got {out!r:.200}")
-    return {str(k): r for k, r in out.items()}
+    return {k if isinstance(k, PairKey) else str(k): r for k, r in out.items()}
 
 
 def _prepare(step_id: str, jobs: Sequence[BenchmarkJob]) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 
 import attrs
 
+from .keys import PairKey
 from .results import Result, SuiteVerdict, Verdict, to_jsonable
 
 #: the result fields Report.to_frame() gives a column each (None where a result has no such field)
@@ -33,7 +34,7 @@ class Report:
     """Outcome of :meth:`Pipeline.run`.
 
     ``benchmark_results[benchmark][step_id][key]`` holds per-benchmark results
-    (key: a system name or ``"baseline -> candidate"``); ``suite_results[step_id]``
+    (key: a system name or a :class:`PairKey`, written ``"baseline -> candidate"`` by ``to_dict``); ``suite_results[step_id]``
     holds suite-level results; ``errors`` lists steps that could not run on a
     benchmark and why; ``skipped`` the steps that do not apply to this input (a
     suite method given one benchmark) and why.
@@ -67,7 +68,7 @@ class Report:
             if step.id in self.suite_results:
                 yield None, step.id, None, self.suite_results[step.id]
 
-    def result(self, step: str, benchmark: str | None = None, key: str | None = None) -> Result:
+    def result(self, step: str, benchmark: str | None = None, key: str | PairKey | None = None) -> Result:
         """One result: a suite result by step id, or a benchmark's (first key unless given)."""
         if benchmark is None and step in self.suite_results:
             return self.suite_results[step]
@@ -87,6 +88,8 @@ class Report:
                            + (f": it failed: {why[0]}" if why else ""))
         if key is None:
             return next(iter(found.values()))
+        if not isinstance(key, PairKey):  # "baseline -> candidate" as written in to_dict()
+            key = next((k for k in found if str(k) == key), key)
         if key not in found:
             raise KeyError(f"step {step!r}, benchmark {benchmark!r}: no result {key!r} (keys: {list(found)})")
         return found[key]
@@ -131,7 +134,7 @@ class Report:
                                            "check the data (methods forming speedups refuse them)"})
         for bench, step, key, res in self.iter_results():
             for w in res.warnings:
-                out.append({"step": step, "benchmark": bench or "(suite)", "key": key or "", "message": w})
+                out.append({"step": step, "benchmark": bench or "(suite)", "key": str(key or ""), "message": w})
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -145,7 +148,7 @@ class Report:
             "steps": [to_jsonable(s) for s in self.steps],
             "inputs": to_jsonable(self.inputs),
             "benchmarks": {
-                b: {step: {k: r.to_dict() for k, r in res.items()} for step, res in steps.items()}
+                b: {step: {str(k): r.to_dict() for k, r in res.items()} for step, res in steps.items()}
                 for b, steps in self.benchmark_results.items()
             },
             "suite": {step: r.to_dict() for step, r in self.suite_results.items()},
@@ -171,7 +174,8 @@ class Report:
         rows = []
         for bench, step, key, res in self.iter_results():
             doc = res.to_dict()
-            row: dict[str, Any] = {"benchmark": bench, "step": step, "component": components.get(step), "key": key,
+            row: dict[str, Any] = {"benchmark": bench, "step": step, "component": components.get(step),
+                                   "key": None if key is None else str(key),
                                    "result": type(res).__name__}
             for field in FRAME_FIELDS:
                 value = doc.get(field)

@@ -150,7 +150,7 @@ def test_regression_rule():
         from perfrigor.report import Report, StepInfo
 
         return Report(pipeline="p", steps=[StepInfo("s", "unregistered", "comparator", "benchmark", {})],
-                      baseline="a", candidate="b", inputs={}, benchmark_results={"x": {"s": {"a -> b": res}}},
+                      baseline="a", candidate="b", inputs={}, benchmark_results={"x": {"s": {pr.PairKey("a", "b"): res}}},
                       suite_results={})
 
     assert cli.regressions(report_with(significant=True)) == ["x: s: v"]

@@ -83,7 +83,7 @@ def test_base_kinds_and_dispatch():
     samples = {"a": pr.Sample([1.0, 2.0]), "b": pr.Sample([1.0, 3.0])}
     out = Demo(random_state=0).run_benchmark(samples, "a", "b", {})
     assert set(out) == {"a", "b"}
-    assert pr.pair_key("a", "b") == "a -> b"
+    assert pr.pair_key("a", "b") == pr.PairKey("a", "b") and str(pr.pair_key("a", "b")) == "a -> b"
     with pytest.raises(NotImplementedError):
         pr.Comparator().compare([1], [2])
     with pytest.raises(pr.ConfigError, match="compares two systems"):

@@ -76,7 +76,7 @@ def test_samples_keep_their_names_as_systems(toy_registry):
     b = pr.Sample([0.9, 1.0, 1.0], name="v2")
     report = pr.Pipeline(["toy-ratio"]).run(a, b)
     assert (report.baseline, report.candidate) == ("v1", "v2")
-    assert list(report.benchmark_results["benchmark"]["toy-ratio"]) == ["v1 -> v2"]
+    assert list(report.benchmark_results["benchmark"]["toy-ratio"]) == [pr.PairKey("v1", "v2")]
 
 
 def test_suite_steps_run_once_and_see_earlier_results(toy_registry):

@@ -132,7 +132,7 @@ def test_summary_of_estimates_without_a_conclusion_says_where_they_lie():
         return pr.Comparison(estimate=estimate, ci_low=None, ci_high=None, confidence=None, pvalue=None,
                              significant=None, verdict="v", details={})
 
-    results = {b: {"s": {"a -> b": comp(e)}} for b, e in (("x", 0.8), ("y", 1.3), ("z", 2.5))}
+    results = {b: {"s": {pr.PairKey("a", "b"): comp(e)}} for b, e in (("x", 0.8), ("y", 1.3), ("z", 2.5))}
     report = Report(pipeline="p", steps=[StepInfo("s", "unregistered", "comparator", "benchmark", {})],
                     baseline="a", candidate="b", inputs={}, benchmark_results=results, suite_results={})
     text = report.render("text")

@@ -24,6 +24,7 @@ import numpy as np
 
 from ..display import change, percent
 from ..drawing import LevelVariances, RunOrderLine, layers
+from ..keys import PairKey
 from ..results import Comparison, Verdict
 from ._blocks import Block, Details, Figure, Heading, Para
 from ._outcome import estimate_kind, is_one_sided, outcome
@@ -73,7 +74,7 @@ def _rows(report) -> tuple[list[Any], Any, float, str]:
             suite = Row("geometric mean", sv.speedup, sv.ci_low, sv.ci_high, "suite", note)
         thresholds = [v.threshold for v in verdicts.values() if v.threshold]
         return rows, suite, (max(thresholds) if thresholds else 0.0), "verdicts"
-    pair = f"{report.baseline} -> {report.candidate}" if report.candidate else None
+    pair = PairKey(report.baseline, report.candidate) if report.candidate else None
     for step in report.steps:
         if estimate_kind(step.component) != "speedup" or is_one_sided(step.component):
             continue

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from ..keys import PairKey
 from ..results import Comparison, Estimate, Result, SuiteSummary, TestResult
 from ._blocks import Block, Heading, Items, Para, Table
 from ._format import fmt, key_numbers, row_cells, unit_columns
@@ -19,7 +20,7 @@ from ._outcome import NO_CHANGE, SPLIT, estimate_kind, is_one_sided, outcome
 
 def method_summary(report, title: str = "Summary") -> list[Block]:
     """One line per comparison step: what it concluded (counts over a suite)."""
-    pair = f"{report.baseline} -> {report.candidate}" if report.candidate else None
+    pair = PairKey(report.baseline, report.candidate) if report.candidate else None
     lines = []
     for step in report.steps:
         kind, sided = estimate_kind(step.component), is_one_sided(step.component)
@@ -63,7 +64,7 @@ def _step_table(per_bench: Mapping[str, Mapping[str, Result]], kind: str, one_si
     for bench, results in per_bench.items():
         for key, res in results.items():
             comparisons |= isinstance(res, Comparison)
-            rows.append([bench, *([key] if show_key else []), *row_cells(res)])
+            rows.append([bench, *([str(key)] if show_key else []), *row_cells(res)])
             tone = outcome(res, kind, one_sided) or ""
             tones.append([""] * (len(rows[-1]) - 2) + [tone if tone in ("faster", "slower") else "", ""])
     headers = ["benchmark", *(["for"] if show_key else []), "estimate", "CI", "p-value", "significant",

@@ -147,9 +147,8 @@ class SpeedupTest(pr.Comparator):
         rows = []
         for bench, by_key in results.items():
             for key, res in by_key.items():
-                if " -> " in key and isinstance(res, pr.Comparison):
-                    base, cand = key.split(" -> ", 1)
-                    rows.append((bench, suite[bench][base], suite[bench][cand], res))
+                if isinstance(key, pr.PairKey) and isinstance(res, pr.Comparison):
+                    rows.append((bench, suite[bench][key.baseline], suite[bench][key.candidate], res))
         if not rows:
             return None
         return overall(rows, suite, self.weight, self.statistic)
