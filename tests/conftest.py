@@ -1,8 +1,8 @@
 """Test-wide settings and fixtures.
 
 Property tests are derandomised so CI runs are reproducible. Tests that swap the
-plugin registry (a toy plugin, core only) restore the installed plugins with
-:func:`restore_registry` afterwards.
+plugin registry (a toy plugin, core only) do it with ``pr.registry.temporary(...)``,
+which puts the registry in use before back afterwards.
 """
 
 from __future__ import annotations
@@ -21,14 +21,6 @@ settings.load_profile("perfrigor")
 TOY_PLUGIN = Path(__file__).resolve().parent / "cli" / "toy_plugin.py"
 
 
-def restore_registry() -> None:
-    """Back to the installed plugins (rebuilt lazily if one of them is broken right now)."""
-    try:
-        pr.registry.reload()
-    except pr.ConfigError:
-        pr.registry._registry = None
-
-
 def load_toy_plugin():
     """The CLI/IO tests' toy plugin module, importable by name (process pools pickle its classes)."""
     spec = importlib.util.spec_from_file_location("perfrigor_toy_plugin", TOY_PLUGIN)
@@ -42,14 +34,12 @@ def load_toy_plugin():
 def toy():
     """The registry with only the core plugin and the toy plugin, for a whole test module."""
     module = load_toy_plugin()
-    pr.registry.reload(allow=["core"], extra_plugins=[module])
-    yield module
-    restore_registry()
+    with pr.registry.temporary(allow=["core"], extra_plugins=[module]):
+        yield module
 
 
 @pytest.fixture(scope="module")
 def core_only():
     """Only the framework's own plugin (readers, renderers), for a whole test module."""
-    pr.registry.reload(allow=["core"])
-    yield
-    restore_registry()
+    with pr.registry.temporary(allow=["core"]):
+        yield

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures as cf
 import contextlib
+import inspect
 import json
 import sys
 import tomllib
@@ -28,6 +29,7 @@ from .pipeline import Pipeline, Step
 from .readers import read
 from .registry import did_you_mean, get_registry
 from .report import Report
+from .results import to_jsonable
 
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 DEFAULT_PRESET = "default"
@@ -113,7 +115,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    p = sub.add_parser("list", help="components, presets, input and output formats")
+    p = sub.add_parser("list", help="components, presets, input and output formats (NAME: one of them in full)")
+    p.add_argument("name", nargs="?", metavar="NAME",
+                   help="a component (its parameters with defaults, ranges and help), preset, format or command")
     p.add_argument("--format", "-f", choices=("text", "json"), default="text")
 
     p = sub.add_parser("compare", help="compare a baseline with a candidate")
@@ -506,6 +510,8 @@ def _analyse(args: argparse.Namespace, pipeline: Pipeline, inputs: Sequence[Any]
 
 def cmd_list(args: argparse.Namespace, stdout) -> int:
     registry = get_registry()
+    if args.name:
+        return _list_one(registry, args.name, args.format, stdout)
     comps = [{"name": r.name, "kind": r.obj.kind, "scope": r.obj.scope, "plugin": r.plugin,
               "version": r.version, "description": r.obj.description()}
              for r in sorted(registry.components.values(), key=lambda r: r.name)]
@@ -546,6 +552,60 @@ def cmd_list(args: argparse.Namespace, stdout) -> int:
     lines += [f"  {r['name']:<{wn}}  {r['description']}" for r in renderers]
     stdout.write("\n".join(lines) + "\n")
     return EXIT_OK
+
+
+def _list_one(registry: Any, name: str, fmt: str, stdout) -> int:
+    """``perfrigor list NAME``: one component in full (parameters, defaults, ranges, help), or one preset,
+    input format, output format or command."""
+    tables = {"component": registry.components, "preset": registry.presets, "input format": registry.readers,
+              "output format": registry.renderers, "command": registry.commands}
+    found = [(what, table[name]) for what, table in tables.items() if name in table]
+    if not found:
+        everything = [n for table in tables.values() for n in table]
+        raise ConfigError(f"nothing is registered as {name!r}{did_you_mean(name, everything)} (see 'perfrigor list')")
+    docs, lines = [], []
+    for what, rec in found:
+        doc: dict[str, Any] = {"name": rec.name, "type": what, "plugin": rec.plugin, "version": rec.version}
+        where = rec.plugin + (f" {rec.version}" if rec.version else "")
+        if what == "component":
+            cls = rec.obj
+            kind = cls.kind + (", suite" if cls.scope == "suite" else "")
+            params = cls.param_info()
+            doc.update(kind=cls.kind, scope=cls.scope, description=inspect.getdoc(cls) or "",
+                       parameters=[p.to_dict() for p in params])
+            lines += [f"{rec.name}: {kind}, from {where}", "", inspect.getdoc(cls) or "", ""]
+            lines += _param_lines(rec.name, params)
+        elif what == "preset":
+            steps = rec.obj.get("steps", [])
+            doc.update(description=rec.obj.get("description", ""), steps=to_jsonable(steps))
+            lines += [f"{rec.name}: pipeline preset, from {where}", "", rec.obj.get("description", ""), "", "Steps:"]
+            lines += [f"  {s['component'] if isinstance(s, Mapping) else s}"
+                      + "".join(f"  {k}={v!r}" for k, v in (s.items() if isinstance(s, Mapping) else ())
+                                if k != "component") for s in steps]
+        else:
+            text = rec.obj.help if what == "command" else (inspect.getdoc(type(rec.obj)) or "")
+            doc["description"] = text
+            lines += [f"{rec.name}: {what}, from {where}", "", text]
+        lines.append("")
+        docs.append(doc)
+    if fmt == "json":
+        stdout.write(json.dumps(docs[0] if len(docs) == 1 else docs, indent=2) + "\n")
+    else:
+        stdout.write("\n".join(lines).rstrip() + "\n")
+    return EXIT_OK
+
+
+def _param_lines(component: str, params: Sequence[ParamInfo]) -> list[str]:
+    """The parameters as an aligned table: name, default, allowed values, help."""
+    if not params:
+        return ["Parameters: none."]
+    rows = [(p.name, "(required)" if p.required else repr(p.default), " | ".join(p.choices) if p.choices else (p.range or ""), p.help or "")
+            for p in params]
+    widths = [max(len(r[i]) for r in rows) for i in range(3)]
+    out = [f"Parameters (set with --param {component}.NAME=VALUE or in a config's step):"]
+    for row in rows:
+        out.append("  " + "  ".join(cell.ljust(w) for cell, w in zip(row[:3], widths, strict=True)) + "  " + row[3])
+    return [line.rstrip() for line in out]
 
 
 def _first_line(obj: Any) -> str:

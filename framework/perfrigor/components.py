@@ -52,6 +52,8 @@ class ParamInfo:
     name: str
     default: Any
     help: str | None = None
+    #: no default: the parameter must be given
+    required: bool = False
     type: str | None = None
     range: str | None = None
     choices: tuple[str, ...] | None = None
@@ -236,12 +238,12 @@ class Component:
             default = f.default
             if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
                 default = default.factory() if not default.takes_self else None
-            elif default is attrs.NOTHING:
-                default = None
+            required = default is attrs.NOTHING
             meta = f.metadata
             choices = meta.get("choices")
-            out.append(ParamInfo(name=f.name, default=default, help=meta.get("help"), type=meta.get("type"),
-                                 range=meta.get("range"), choices=tuple(choices) if choices else None))
+            out.append(ParamInfo(name=f.name, default=None if required else default, help=meta.get("help"),
+                                 type=meta.get("type"), range=meta.get("range"),
+                                 choices=tuple(choices) if choices else None, required=required))
         return out
 
     def get_params(self) -> dict[str, Any]:

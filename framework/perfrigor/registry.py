@@ -7,10 +7,12 @@ entry-point names) restricts which are loaded, e.g. for tests.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
+import inspect
 import os
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import attrs
@@ -24,6 +26,7 @@ from .errors import ConfigError
 ENTRY_POINT_GROUP = "perfrigor"
 PROTOCOLS = {"perfrigor_readers": hookspecs.Reader, "perfrigor_renderers": hookspecs.Renderer}
 ENV_ALLOW = "PERFRIGOR_PLUGINS"
+HOOK_PREFIX = "perfrigor_"
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
@@ -147,11 +150,23 @@ class Registry:
 
 
 class PluginManager(pluggy.PluginManager):
-    """pluggy's manager, remembering which distribution (and version) each plugin came from."""
+    """pluggy's manager, remembering which distribution (and version) each plugin came from.
+
+    As pytest does for ``pytest_*`` functions, a plugin's ``perfrigor_*`` function is a hook
+    implementation with or without ``@pr.hookimpl`` (the marker adds nothing perfrigor needs),
+    so a forgotten marker is not a silently ignored function, and a misspelled hook name is
+    reported by ``check_pending`` either way.
+    """
 
     def __init__(self) -> None:
         super().__init__(hookspecs.PROJECT)
         self.dists: dict[str, tuple[str, str]] = {}
+
+    def parse_hookimpl_opts(self, plugin: Any, name: str) -> Any:
+        opts = super().parse_hookimpl_opts(plugin, name)
+        if opts is None and name.startswith(HOOK_PREFIX) and inspect.isroutine(getattr(plugin, name, None)):
+            return {}  # unmarked: pluggy's defaults (not a wrapper, not first/last)
+        return opts
 
 
 def make_plugin_manager(allow: Iterable[str] | None = None, extra_plugins: Iterable[Any] = ()) -> PluginManager:
@@ -228,6 +243,20 @@ def reload(allow: Iterable[str] | None = None, extra_plugins: Iterable[Any] = ()
     with _lock:
         _registry = Registry(make_plugin_manager(allow, extra_plugins))
         return _registry
+
+
+@contextlib.contextmanager
+def temporary(allow: Iterable[str] | None = None, extra_plugins: Iterable[Any] = ()) -> Iterator[Registry]:
+    """A registry with only the ``allow``-ed entry-point plugins and ``extra_plugins``, for a ``with``
+    block (tests, a plugin's own checks); the registry in use before is back afterwards."""
+    global _registry
+    with _lock:
+        previous = _registry
+    try:
+        yield reload(allow, extra_plugins)
+    finally:
+        with _lock:
+            _registry = previous
 
 
 def components() -> dict[str, str]:

@@ -281,11 +281,8 @@ def test_describe_with_plot(toy, tmp_path, capsys):
 
 
 def test_describe_without_components(toy, capsys, files):
-    pr.registry.reload(allow=["core"])
-    try:
+    with pr.registry.temporary(allow=["core"]):
         code, _, err = run(capsys, "describe", files["old"])
-    finally:
-        pr.registry.reload(allow=["core"], extra_plugins=[toy])
     assert_usage_error(code, err, "no registered component describes these data")
 
 
@@ -308,17 +305,14 @@ def test_a_plugin_command_cannot_take_a_builtin_name(toy, capsys, files):
     clash = types.ModuleType("clash_plugin")
     clash.perfrigor_commands = pr.hookimpl(
         lambda: [pr.Command(name="list", help="mine", run=lambda args, context: 0)])
-    pr.registry.reload(allow=["core"], extra_plugins=[clash])
-    try:
+    with pr.registry.temporary(allow=["core"], extra_plugins=[clash]):
         code, _, err = run(capsys, "list")
-    finally:
-        pr.registry.reload(allow=["core"], extra_plugins=[toy])
     assert_usage_error(code, err, "clash_plugin", "command 'list' is a built-in command")
     bad = types.ModuleType("bad_plugin")
     bad.perfrigor_commands = pr.hookimpl(lambda: ["plan"])
     with pytest.raises(pr.ConfigError, match="bad_plugin: perfrigor_commands\\(\\) returned 'plan', not a perfrigor.Command"):
         pr.registry.reload(allow=["core"], extra_plugins=[bad])
-    pr.registry.reload(allow=["core"], extra_plugins=[toy])
+    assert "toy-count" in pr.get_registry().commands  # a failed reload leaves the registry as it was
 
 
 def test_demo_needs_the_default_preset(toy, capsys):

@@ -1,7 +1,7 @@
 """A small plugin for the I/O and CLI tests, independent of the method plugins.
 
-Register it with ``pr.registry.reload(extra_plugins=[toy_plugin])`` and restore
-the registry afterwards with ``pr.registry.reload()``.
+Register it for a block with ``pr.registry.temporary(allow=["core"], extra_plugins=[toy_plugin])``
+(the ``toy`` fixture of tests/conftest.py does).
 """
 
 from __future__ import annotations

@@ -18,6 +18,5 @@ import toys  # noqa: E402
 @pytest.fixture
 def toy_registry():
     """The registry with only the core plugin and the toy components; restored afterwards."""
-    reg = pr.registry.reload(allow=["core"], extra_plugins=[toys])
-    yield reg
-    pr.registry.reload()
+    with pr.registry.temporary(allow=["core"], extra_plugins=[toys]) as reg:
+        yield reg

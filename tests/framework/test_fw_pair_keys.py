@@ -58,9 +58,8 @@ names = st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, ma
 def toys_only():
     import toys
 
-    pr.registry.reload(allow=["core"], extra_plugins=[toys])
-    yield
-    pr.registry.reload()
+    with pr.registry.temporary(allow=["core"], extra_plugins=[toys]):
+        yield
 
 
 @given(base=names, cand=names)

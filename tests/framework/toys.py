@@ -1,6 +1,6 @@
 """Toy components for the framework's tests: tiny, deterministic, importable by worker processes.
 
-Registered with ``pr.registry.reload(allow=["core"], extra_plugins=[toys])`` so the tests
+Registered with ``pr.registry.temporary(allow=["core"], extra_plugins=[toys])`` so the tests
 do not depend on the statistical plugins.
 """
 

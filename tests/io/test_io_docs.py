@@ -18,12 +18,8 @@ def blocks(name: str, lang: str) -> list[str]:
 
 @pytest.fixture(autouse=True)
 def core_only():
-    pr.registry.reload(allow=["core"])
-    yield
-    try:
-        pr.registry.reload()
-    except pr.ConfigError:
-        pr.registry._registry = None
+    with pr.registry.temporary(allow=["core"]):
+        yield
 
 
 def test_every_json_example_of_input_formats_reads(tmp_path):

@@ -51,9 +51,8 @@ class Bump(pr.Estimator):
 def bump(toy):
     plugin = types.ModuleType("bump_plugin")
     plugin.perfrigor_components = pr.hookimpl(lambda: [Bump])
-    pr.registry.reload(allow=["core"], extra_plugins=[toy, plugin])
-    yield
-    pr.registry.reload(allow=["core"], extra_plugins=[toy])
+    with pr.registry.temporary(allow=["core"], extra_plugins=[toy, plugin]):
+        yield
 
 
 @pytest.fixture(scope="module")

@@ -75,13 +75,10 @@ def test_unknown_render_options_are_config_errors(verdict_report, toy):
 
     plugin = types.ModuleType("plain_renderer_plugin")
     plugin.perfrigor_renderers = pr.hookimpl(lambda: [Plain()])
-    pr.registry.reload(allow=["core"], extra_plugins=[toy, plugin])
-    try:
+    with pr.registry.temporary(allow=["core"], extra_plugins=[toy, plugin]):
         assert verdict_report.render("plain") == "plain"
         with pytest.raises(pr.ConfigError, match="plain renderer takes no option 'verbose'"):
             verdict_report.render("plain", verbose=True)
-    finally:
-        pr.registry.reload(allow=["core"], extra_plugins=[toy])
 
 
 def test_markdown_is_a_pull_request_comment(verdict_report):

@@ -86,7 +86,8 @@ def _word(lower_is_better: bool) -> str:
 
 @attrs.define(repr=False)
 class _MixtureComparator(pr.Comparator):
-    estimator: str = pr.choice_param("nonparametric", "parametric")
+    estimator: str = pr.choice_param("nonparametric", "parametric", help="from the values themselves "
+                                     "('nonparametric') or the fitted mixtures' formula ('parametric')")
     max_components: int = max_components_param()
     model: str = model_param()
 
@@ -168,8 +169,8 @@ class ProbFaster(_MixtureComparator):
 
     name: ClassVar[str] = "prob-faster"
     estimate_kind: ClassVar[str] = "probability"
-    margin: float = pr.float_param(0.0)
-    ties: str = pr.choice_param("strict", "half")
+    margin: float = pr.float_param(0.0, help="a candidate run counts as faster only by more than this, in the data's unit")
+    ties: str = pr.choice_param("strict", "half", help="equal runs count as not faster ('strict') or half ('half')")
 
     def compare(self, baseline: Any, candidate: Any) -> pr.Comparison:
         sides = self._sides({"baseline": baseline, "candidate": candidate})
@@ -201,7 +202,7 @@ class ProbFastest(_MixtureComparator):
     name: ClassVar[str] = "prob-fastest"
     estimate_kind: ClassVar[str] = "probability"
     multi_system: ClassVar[bool] = True
-    ties: str = pr.choice_param("strict", "half")
+    ties: str = pr.choice_param("strict", "half", help="equal runs count as not fastest ('strict') or shared ('half')")
 
     def _probabilities(self, sides: Mapping[str, _Side]) -> tuple[dict[str, float | None], dict[str, float]]:
         names = list(sides)

@@ -14,12 +14,12 @@ from .results import KsFitResult, MixtureFit
 
 def max_components_param() -> Any:
     """K is searched in 1..max_components (mclust's default G = 1:9)."""
-    return pr.int_param(9, minimum=1)
+    return pr.int_param(9, minimum=1, help="the number of mixture components K is searched in 1..max_components")
 
 
 def model_param() -> Any:
     """"auto" (mclust's "E" and "V", the larger BIC wins), "E" (equal variances) or "V" (unequal)."""
-    return pr.choice_param("auto", "E", "V")
+    return pr.choice_param("auto", "E", "V", help="'E' equal or 'V' unequal variances; 'auto': the larger BIC")
 
 
 @attrs.define(repr=False)
@@ -54,9 +54,9 @@ class MixtureGoodnessOfFit(pr.Test):
     #: the conformance battery checks the contract, not the statistics: K in 1..3 keeps it to ~2 s
     #: (every one of the 200 replicates refits G = 1..max_components for both models)
     example_params: ClassVar[dict[str, Any]] = {"n_bootstrap": 200, "max_components": 3}
-    n_bootstrap: int = pr.int_param(500, minimum=200)
-    confidence: float = pr.confidence_param()
-    undersampling: float = pr.float_param(1.0, minimum=0.0, maximum=1.0)
+    n_bootstrap: int = pr.int_param(500, minimum=200, help="parametric bootstrap replicates calibrating the KS distance")
+    confidence: float = pr.confidence_param(help="level of the test: the fit is rejected when p < 1 - confidence")
+    undersampling: float = pr.float_param(1.0, minimum=0.0, maximum=1.0, help="share of the values each replicate draws (the paper uses 0.9 for large samples; 1: all)")
     max_components: int = max_components_param()
     model: str = model_param()
     random_state: Any = pr.random_state_param()

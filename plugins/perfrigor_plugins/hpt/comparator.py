@@ -51,12 +51,12 @@ class HPT(pr.Comparator):
     one_sided: ClassVar[bool] = True  # does the candidate outperform the baseline?
     scope: ClassVar[str] = "suite"
 
-    confidence: float = pr.confidence_param()
-    speedup: float = pr.float_param(1.0, minimum=0.0, strict=True)
-    benchmark_confidence: float | None = attrs.field(default=None, validator=_check_benchmark_confidence)
-    exact_rule: str = pr.choice_param("p-value", *levels.RULES)
-    normalize: str = pr.choice_param("baseline-median", *NORMALIZATIONS)
-    max_speedup: float = pr.float_param(100.0, minimum=1.0)
+    confidence: float = pr.confidence_param(help="confidence HPT needs to call the candidate faster, and of the r-Speedup")
+    speedup: float = pr.float_param(1.0, minimum=0.0, strict=True, help="the speedup under test (the candidate's scores are divided by it)")
+    benchmark_confidence: float | None = attrs.field(metadata={"help": "level of the per-benchmark rank-sum tests; None: the paper's 0.95 (>= 5 runs) or 0.90"}, default=None, validator=_check_benchmark_confidence)
+    exact_rule: str = pr.choice_param("p-value", *levels.RULES, help="level 2's exact decision: by 'p-value' or by the paper's 'critical-value'")
+    normalize: str = pr.choice_param("baseline-median", *NORMALIZATIONS, help="each benchmark's reference score: the baseline's median, the baseline's first run, or 'none'")
+    max_speedup: float = pr.float_param(100.0, minimum=1.0, help="where the r-Speedup search stops")
 
     def compare(self, baseline: Any, candidate: Any) -> pr.Comparison:
         scores = prepare(baseline, candidate, self.normalize)

@@ -11,7 +11,7 @@ import perfrigor as pr
 
 def warmup_param() -> Any:
     """``warmup``: measurements dropped at the start of every execution (the paper's c_1 warm-up)."""
-    return pr.int_param(0, minimum=0)
+    return pr.int_param(0, minimum=0, help="measurements dropped at the start of every execution (warm-up)")
 
 
 @attrs.frozen

@@ -35,10 +35,11 @@ class BootstrapRatio(pr.Comparator):
 
     name = "bootstrap-ratio"
 
-    confidence: float = pr.confidence_param()
+    confidence: float = pr.confidence_param(help="level of the percentile interval")
     threshold: float = threshold_param()
-    n_bootstrap: int = pr.int_param(10_000, minimum=10)
-    resample: str = attrs.field(default="all", validator=_check_resample)
+    n_bootstrap: int = pr.int_param(10_000, minimum=10, help="bootstrap replicates")
+    resample: str = attrs.field(default="all", validator=_check_resample, metadata={
+        "help": "levels resampled: 'all' (the paper's RRR), 'top', 'flat', or an R/N pattern such as 'RRN'"})
     random_state: Any = pr.random_state_param()
 
     def compare(self, baseline: Any, candidate: Any) -> pr.Comparison:

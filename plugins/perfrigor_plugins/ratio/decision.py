@@ -27,7 +27,9 @@ def _check_threshold(instance: Any, attribute: attrs.Attribute, value: Any) -> N
 
 def threshold_param() -> Any:
     """The smallest relative change that matters (0.02 = 2%); 0: any change."""
-    return attrs.field(default=0.0, converter=_number_to_float, validator=_check_threshold)
+    return attrs.field(default=0.0, converter=_number_to_float, validator=_check_threshold,
+                       metadata={"help": "the smallest relative change that matters (0.02 = 2%); 0: any change",
+                                 "type": "float", "range": "[0, 1)"})
 
 
 def _number_to_float(value: Any) -> Any:

@@ -124,9 +124,10 @@ class Fieller(pr.Comparator):
 
     name = "fieller"
 
-    confidence: float = pr.confidence_param()
+    confidence: float = pr.confidence_param(help="level of the interval of the ratio of means")
     threshold: float = threshold_param()
-    distribution: str = pr.choice_param("t", "normal")
+    distribution: str = pr.choice_param("t", "normal", help="'t' (n_top - 1 degrees of freedom, recommended) "
+                                        "or 'normal' (asymptotic, too narrow with few top-level units)")
 
     def compare(self, baseline: Any, candidate: Any) -> pr.Comparison:
         from scipy import special

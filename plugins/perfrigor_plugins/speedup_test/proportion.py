@@ -79,12 +79,12 @@ class AcceleratedProportion(pr.Comparator):
     scope: ClassVar[str] = "suite"
     estimate_kind: ClassVar[str] = "probability"
     one_sided: ClassVar[bool] = True  # a share of accelerated benchmarks: a low one is no slowdown
-    confidence: float = pr.confidence_param()
-    method: str = pr.choice_param("wilson-cc", *METHODS)
-    precision: float = pr.float_param(0.05, minimum=0.0, maximum=1.0, strict=True)
-    statistic: str = pr.choice_param("mean", "median")
-    test_confidence: float = pr.confidence_param()
-    step: str | None = attrs.field(default=None, validator=attrs.validators.optional(
+    confidence: float = pr.confidence_param(help="level of the interval of the proportion")
+    method: str = pr.choice_param("wilson-cc", *METHODS, help="binomial interval: Wilson with continuity correction, Wald or Clopper-Pearson")
+    precision: float = pr.float_param(0.05, minimum=0.0, maximum=1.0, strict=True, help="wanted half-width of the interval, for the needed number of benchmarks")
+    statistic: str = pr.choice_param("mean", "median", help="which Speedup-Test decides that a benchmark is accelerated: of the mean or of the median")
+    test_confidence: float = pr.confidence_param(help="level of the per-benchmark Speedup-Tests this step runs itself (without an earlier speedup-test step)")
+    step: str | None = attrs.field(metadata={"help": "id of the speedup-test step whose decisions are counted (default: the last with the same statistic)"}, default=None, validator=attrs.validators.optional(
         attrs.validators.instance_of(str)))
 
     def interval(self, accelerated: int, total: int) -> pr.Comparison:
