@@ -30,11 +30,12 @@ from .components import (
 )
 from .data import BenchmarkInfo, Sample, Suite
 from .errors import ConfigError, DataError, PerfrigorError
-from .hookspecs import hookimpl, hookspec
+from .hookspecs import Reader, Renderer, hookimpl
 from .keys import PairKey, pair_key
 from .pipeline import Pipeline, pipeline
 from .readers import read
-from .registry import components, get, get_registry
+from .registry import components, get
+from .registry import get_registry as get_registry  # for tools, not user-facing (see INTERNAL)
 from .report import Report
 from .results import (
     OUTCOMES,
@@ -46,7 +47,9 @@ from .results import (
     TestResult,
     Verdict,
     conclusion,
-    to_jsonable,
+)
+from .results import (
+    to_jsonable as to_jsonable,  # for plugin authors writing to_dict (see INTERNAL)
 )
 from .workspace import Workspace, current_workspace
 
@@ -72,12 +75,17 @@ def __getattr__(name: str) -> Any:
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+#: importable for plugin authors and tools, but not user-facing (not in ``__all__``): ``to_jsonable``
+#: (JSON-ready data for a result's ``to_dict``) and ``get_registry`` (the loaded plugins and their
+#: look-ups). perfrigor's own hook specifications live in ``perfrigor.hookspecs`` (a plugin needs
+#: only ``hookimpl``).
+INTERNAL = ("get_registry", "to_jsonable")
+
 __all__ = [
     "OUTCOMES", "BenchmarkInfo", "BenchmarkJob", "Command", "CommandContext", "PairKey", "ParamInfo", "Workspace", "current_workspace", "Comparator", "Comparison", "Component", "ConfigError", "DataError", "Estimate",
     "Estimator", "PerfrigorError", "Pipeline", "Previous", "Report", "Result", "Sample", "Suite", "SuiteSummary",
     "SuiteVerdict", "Test", "TestResult", "Verdict", "__version__", "as_sample", "as_sample_mapping", "check_random_state",
     "choice_param", "components", "conclusion", "confidence_param", "display", "drawing", "float_param", "get",
-    "get_registry",
-    "hierarchy", "progress", "hookimpl", "hookspec", "int_param", "pair_key", "pipeline", "random_state_param",
-    "read", "resampling", "stats", "to_jsonable", "units",
+    "hierarchy", "progress", "hookimpl", "int_param", "pair_key", "pipeline", "random_state_param",
+    "read", "Reader", "Renderer", "resampling", "stats", "units",
 ]

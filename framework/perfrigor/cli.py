@@ -20,15 +20,18 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import progress
+import attrs
+
+from . import examples, progress
 from .commands import Command, CommandContext
 from .components import ParamInfo, pair_key
+from .config import load_config
 from .data import Sample, Suite
-from .errors import ConfigError, DataError, PerfrigorError
+from .errors import ConfigError, DataError, PerfrigorError, did_you_mean
 from .pipeline import Pipeline, Step
 from .readers import read
-from .registry import did_you_mean, get_registry
-from .report import Report
+from .registry import get_registry
+from .report import Report, check_render_options
 from .results import to_jsonable
 
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -268,8 +271,6 @@ def _by_benchmark(item: Sample | Suite) -> dict[str, Sample]:
 
 
 def _renamed(sample: Sample, name: str) -> Sample:
-    import attrs
-
     return attrs.evolve(sample, name=name)
 
 
@@ -308,7 +309,7 @@ def _step_params(pipeline: Pipeline, args: argparse.Namespace, extra: Mapping[st
             overrides[sid][key] = value
     if not any(overrides.values()):
         return pipeline
-    steps = [Step(s.component.set_params(**overrides[s.id]) if overrides[s.id] else s.component, s.id)
+    steps = [Step(s.component.with_params(**overrides[s.id]) if overrides[s.id] else s.component, s.id)
              for s in pipeline.steps]
     return Pipeline(steps, name=pipeline.name, description=pipeline.description, baseline=pipeline.baseline,
                     candidate=pipeline.candidate, input_options=pipeline.input_options)
@@ -320,8 +321,6 @@ def _pipeline_spec(args: argparse.Namespace, config: str | None = None) -> tuple
     Data are read before the pipeline is built, so a bad data file is reported
     as such even when a component of the pipeline is missing.
     """
-    from .config import load_config
-
     config = config or getattr(args, "config", None)
     if config:
         return load_config(config), str(config)
@@ -439,8 +438,6 @@ def _emit(text: str, args: argparse.Namespace, fmt: str, stdout) -> None:
 
 def _render_options(args: argparse.Namespace, fmt: str) -> dict[str, Any]:
     """The renderer options the command line asked for (checked against the renderer before the work)."""
-    from .report import check_render_options
-
     options: dict[str, Any] = {}
     if getattr(args, "verbose", False):
         options["verbose"] = True
@@ -711,8 +708,6 @@ def _safe(text: str) -> str:
 
 
 def cmd_demo(args: argparse.Namespace, stdout) -> int:
-    from . import examples
-
     registry = get_registry()
     name = args.pipeline or DEFAULT_PRESET
     if not args.config and name not in registry.presets:

@@ -12,6 +12,7 @@ The pipeline calls :meth:`Component.run_benchmark` (per benchmark) or
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -19,9 +20,9 @@ import attrs
 import numpy as np
 
 from .data import Sample, Suite
-from .errors import ConfigError, DataError
+from .errors import ConfigError, DataError, did_you_mean
 from .keys import pair_key
-from .results import Result
+from .results import Result, to_jsonable
 
 # ---------------------------------------------------------------- parameters
 #
@@ -59,8 +60,6 @@ class ParamInfo:
     choices: tuple[str, ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        from .results import to_jsonable
-
         return to_jsonable(attrs.asdict(self, recurse=False))
 
 
@@ -250,9 +249,15 @@ class Component:
         """The component's parameters as a dict (``pr.get(name, **params)`` rebuilds it)."""
         return {n: getattr(self, n) for n in self.param_names()}
 
-    def set_params(self, **params: Any) -> Component:
-        """A copy with some parameters changed (validated)."""
+    def with_params(self, **params: Any) -> Component:
+        """A copy with some parameters changed (validated: ConfigError if bad); this one is unchanged."""
         return build(type(self), {**self.get_params(), **params})
+
+    def set_params(self, **params: Any) -> Component:
+        """Deprecated: use :meth:`with_params`. Returns a copy, not ``self`` as scikit-learn's ``set_params``."""
+        warnings.warn("Component.set_params returns a copy, unlike scikit-learn's: use with_params(**params) "
+                      "(set_params will be removed)", DeprecationWarning, stacklevel=2)
+        return self.with_params(**params)
 
     def __repr__(self) -> str:
         changed = []
@@ -400,8 +405,6 @@ ESTIMATE_KINDS = ("speedup", "probability", "gain", "other")
 
 def build(cls: type[Component], params: Mapping[str, Any]) -> Component:
     """Instantiate ``cls`` with ``params``, turning bad parameters into ConfigError."""
-    from .registry import did_you_mean
-
     known = cls.param_names()
     unknown = [p for p in params if p not in known]
     if unknown:

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .errors import ConfigError
+from .errors import ConfigError, did_you_mean
 
 
 def _words(names: Any) -> str:
@@ -33,8 +33,6 @@ def _words(names: Any) -> str:
 
 def _suggest(unknown: Any, known: Any) -> str:
     """' (did you mean ...?)' for the first unknown name with a close known one."""
-    from .registry import did_you_mean
-
     return next((hint for hint in (did_you_mean(str(u), known) for u in sorted(unknown)) if hint), "")
 
 _TOP_KEYS = {"pipeline", "steps", "input", "name", "description", "preset", "baseline", "candidate"}

@@ -27,8 +27,10 @@ import numpy as np
 from . import progress
 from .components import BenchmarkJob, Component, Previous, build
 from .data import Sample, Suite, benchmark_name
-from .errors import ConfigError, DataError
+from .errors import ConfigError, DataError, did_you_mean
 from .keys import PairKey
+from .readers import is_frame, read
+from .registry import get_registry
 from .report import Report, StepInfo
 from .results import Result
 from .workspace import Workspace
@@ -47,8 +49,6 @@ class Step:
 
 
 def _make_step(spec: Any, position: int) -> tuple[Component, str | None]:
-    from .registry import get_registry
-
     if isinstance(spec, Step):
         return spec.component, spec.id
     if isinstance(spec, Component):
@@ -193,7 +193,7 @@ def _seeded(component: Component, n: int) -> list[Component]:
     if not isinstance(state, np.random.Generator) or "random_state" not in component.param_names():
         return [component] * n
     seeds = state.integers(0, 2**63 - 1, size=n)
-    return [component.set_params(random_state=int(seed)) for seed in seeds]
+    return [component.with_params(random_state=int(seed)) for seed in seeds]
 
 
 def _make_executor(executor: cf.Executor | str | None) -> tuple[cf.Executor, bool]:
@@ -262,8 +262,6 @@ class Pipeline:
 
     # ------------------------------------------------------------------ running
     def _as_suite(self, inputs: Sequence[Any]) -> Suite:
-        from .readers import is_frame, read
-
         def load(obj: Any) -> Any:
             if isinstance(obj, str | os.PathLike) or is_frame(obj):
                 return read(obj, **self.input_options)
@@ -347,8 +345,6 @@ class Pipeline:
         candidate = self.candidate or (next((s for s in systems if s != baseline), None))
         for role, name in (("baseline", baseline), ("candidate", candidate)):
             if name is not None and name not in systems:
-                from .registry import did_you_mean
-
                 raise ConfigError(f"{role} system {name!r} is not in the data{did_you_mean(name, systems)} "
                                   f"(systems: {', '.join(map(repr, systems))})")
         return baseline, candidate
@@ -503,6 +499,4 @@ class _SerialExecutor(cf.Executor):
 
 def pipeline(name: str) -> Pipeline:
     """The preset pipeline registered as ``name``."""
-    from .registry import get_registry
-
     return Pipeline.from_config(get_registry().preset(name))

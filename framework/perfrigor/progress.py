@@ -8,6 +8,8 @@ stderr once a task has run for more than a second. Components never print.
 from __future__ import annotations
 
 import contextlib
+import sys
+import time
 from collections.abc import Callable, Iterator
 from typing import Protocol
 
@@ -49,16 +51,12 @@ class StderrBar:
     """
 
     def __init__(self, stream=None, delay: float = 1.0, width: int = 30) -> None:
-        import sys
-
         self.stream = stream if stream is not None else sys.stderr
         self.delay = delay
         self.width = width
         self._stack: list[list] = []  # [total, done, description, started, last_draw]
 
     def start(self, total: int, description: str) -> Callable[[int], None]:
-        import time
-
         state = [max(int(total), 1), 0, description, time.monotonic(), 0.0]
         self._stack.append(state)
 
@@ -73,8 +71,6 @@ class StderrBar:
         return advance
 
     def _draw(self, state: list) -> None:
-        import time
-
         total, done, description = state[0], state[1], state[2]
         filled = int(self.width * done / total)
         bar = "#" * filled + "." * (self.width - filled)

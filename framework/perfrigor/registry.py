@@ -8,7 +8,6 @@ entry-point names) restricts which are loaded, e.g. for tests.
 from __future__ import annotations
 
 import contextlib
-import difflib
 import inspect
 import os
 import threading
@@ -21,22 +20,12 @@ import pluggy
 from . import hookspecs
 from .commands import Command
 from .components import KINDS, SCOPES, Component, build
-from .errors import ConfigError
+from .errors import ConfigError, did_you_mean
 
 ENTRY_POINT_GROUP = "perfrigor"
 PROTOCOLS = {"perfrigor_readers": hookspecs.Reader, "perfrigor_renderers": hookspecs.Renderer}
 ENV_ALLOW = "PERFRIGOR_PLUGINS"
 HOOK_PREFIX = "perfrigor_"
-
-
-def did_you_mean(word: str, choices: Iterable[str]) -> str:
-    """' (did you mean 'x'?)' when a close match exists, else ''."""
-    choices = list(choices)
-    close = difflib.get_close_matches(word, choices, n=3, cutoff=0.6)
-    if close:  # keep the best match and any as good as it (within 0.05)
-        best = difflib.SequenceMatcher(None, word, close[0]).ratio()
-        close = [c for c in close if difflib.SequenceMatcher(None, word, c).ratio() >= best - 0.05]
-    return f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
 
 
 @attrs.frozen

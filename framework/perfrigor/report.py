@@ -5,12 +5,15 @@ One report object, many renderers (text, markdown, json, html, or a plugin's).
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 import attrs
 
+from .errors import ConfigError
 from .keys import PairKey
+from .registry import get_registry
 from .results import Result, SuiteVerdict, Verdict, to_jsonable
 
 #: the result fields Report.to_frame() gives a column each (None where a result has no such field)
@@ -190,8 +193,6 @@ class Report:
         parameters too), HTML also ``plots=False``. An option the renderer does not take
         is a ConfigError naming the ones it does.
         """
-        from .registry import get_registry
-
         renderer = get_registry().renderer(format)
         if not options:
             return renderer.render(self)
@@ -204,10 +205,6 @@ class Report:
 
 def check_render_options(renderer: Any, format: str, options: Mapping[str, Any]) -> None:
     """Refuse options the renderer's ``render`` does not take, naming those it does."""
-    import inspect
-
-    from .errors import ConfigError
-
     try:
         params = inspect.signature(renderer.render).parameters
     except (TypeError, ValueError):  # a builtin or C callable: let the call decide

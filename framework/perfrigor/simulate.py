@@ -21,8 +21,11 @@ import attrs
 import numpy as np
 
 from .components import check_random_state
-from .data import Sample
-from .errors import ConfigError
+from .data import Sample, Suite
+from .errors import ConfigError, did_you_mean
+from .keys import pair_key
+from .registry import get_registry
+from .results import Comparison, TestResult, Verdict, conclusion
 
 Draw = Callable[[np.random.Generator, int], np.ndarray]
 """Draws one system's measurements: ``(rng, size) -> array`` (flat or hierarchical)."""
@@ -182,8 +185,6 @@ def model(name: str) -> NoiseModel:
     try:
         return MODELS[name]
     except KeyError:
-        from .registry import did_you_mean
-
         raise ConfigError(f"no noise model {name!r}{did_you_mean(name, MODELS)} "
                           f"(models: {', '.join(MODELS)})") from None
 
@@ -235,11 +236,6 @@ def calibrate(pipeline: Any, noise: NoiseModel | str, size: int, speedup: float 
     their outcome, comparisons by what they conclude (:func:`perfrigor.conclusion`), tests by
     rejection.
     """
-    from .components import pair_key
-    from .data import Suite
-    from .registry import get_registry
-    from .results import Comparison, TestResult, Verdict, conclusion
-
     noise = model(noise) if isinstance(noise, str) else noise
     pairs = noise.pairs(size, replicates, speedup, random_state)
     suite = Suite({f"r{i:05d}": {"baseline": a, "candidate": b} for i, (a, b) in enumerate(pairs)},

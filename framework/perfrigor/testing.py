@@ -41,10 +41,12 @@ import numpy as np
 
 from .components import ESTIMATE_KINDS, KINDS, Comparator, Component, Estimator, Test, build
 from .data import Sample, Suite
-from .errors import ConfigError, DataError
+from .errors import ConfigError, DataError, did_you_mean
+from .pipeline import Pipeline
+from .registry import get, get_registry
 from .results import OUTCOMES, Comparison, Result, TestResult, Verdict
 
-__all__ = ["CheckOutcome", "check_component", "component_checks", "make_data", "parametrize_with_checks"]
+__all__ = ["CHECKS", "CheckOutcome", "check_component", "component_checks", "make_data", "parametrize_with_checks"]
 
 #: parameters that count resamplings: set to the smallest of FAST_VALUES the component accepts,
 #: to keep the battery near ~2 s per component (unless example_params sets them)
@@ -114,16 +116,12 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _registered_class(name: str) -> type[Component] | None:
-    from .registry import get_registry
-
     rec = get_registry().components.get(name)
     return None if rec is None else rec.obj
 
 
 def _rebuild(cls: type[Component], params: Mapping[str, Any]) -> Component:
     """``pr.get(name, **params)`` when ``cls`` is registered under its name, else ``build(cls, params)``."""
-    from .registry import get
-
     if _registered_class(cls.name) is cls:
         return get(cls.name, **params)
     return build(cls, params)
@@ -194,9 +192,9 @@ def _numbers(res: Result) -> dict[str, Any]:
 class _Battery:
     """The checks for one component class; each ``check_*`` method raises AssertionError or _Skip."""
 
-    def __init__(self, cls: type[Component]) -> None:
+    def __init__(self, cls: type[Component], params: Mapping[str, Any] | None = None) -> None:
         self.cls = cls
-        self.params = dict(cls.example_params)
+        self.params = dict(cls.example_params if params is None else params)
         self._reference: Result | None = None
 
     def reference(self) -> Result:
@@ -214,7 +212,7 @@ class _Battery:
                 continue
             for n in FAST_VALUES:
                 try:
-                    base = base.set_params(**{p: n})
+                    base = base.with_params(**{p: n})
                     break
                 except ConfigError:
                     continue
@@ -259,7 +257,7 @@ class _Battery:
             f"pr.get({self.cls.name!r}) builds {type(again).__name__}, not {self.cls.__name__} (name clash?)")
         for k, v in params.items():
             assert _same(v, again.get_params()[k]), f"parameter {k}: {v!r} does not round-trip through pr.get"
-        assert _same(comp.set_params().get_params(), params), "set_params() with no change alters parameters"
+        assert _same(comp.with_params().get_params(), params), "with_params() with no change alters parameters"
 
     def check_repr(self) -> None:
         comp = self.instance()
@@ -269,7 +267,7 @@ class _Battery:
 
     def check_unknown_param(self) -> None:
         for call in (lambda: _rebuild(self.cls, {**self.params, "no_such_parameter": 1}),
-                     lambda: self.instance().set_params(no_such_parameter=1)):
+                     lambda: self.instance().with_params(no_such_parameter=1)):
             try:
                 call()
             except ConfigError as exc:
@@ -481,8 +479,6 @@ class _Battery:
         raise AssertionError(f"min_levels = {self.cls.min_levels} but flat data is accepted")
 
     def check_pipeline(self) -> None:
-        from .pipeline import Pipeline
-
         comp = self._fixed()
         x, y = _inputs(self.cls)
         if self.cls.scope == "suite":
@@ -497,44 +493,66 @@ class _Battery:
         json.dumps(report.to_dict(), allow_nan=False)
 
     def checks(self) -> Iterator[tuple[str, Callable[[], None]]]:
-        order = ["class", "construct", "get_params", "repr", "unknown_param", "invalid_confidence",
-                 "invalid_random_state", "pickle", "result", "result_fields", "random_state", "array_likes", "direction",
-                 "nan", "degenerate", "levels", "pipeline"]
-        for name in order:
+        for name in CHECKS:
             yield name, getattr(self, f"check_{name}")
 
 
-def _resolve(component: type[Component] | Component | str) -> type[Component]:
+#: the battery's checks, in the order they run (names for ``expected_failures``)
+CHECKS = ("class", "construct", "get_params", "repr", "unknown_param", "invalid_confidence", "invalid_random_state",
+          "pickle", "result", "result_fields", "random_state", "array_likes", "direction", "nan", "degenerate",
+          "levels", "pipeline")
+
+ExpectedFailures = Mapping[str, str] | Callable[[type[Component]], Mapping[str, str]] | None
+
+
+def _battery(component: type[Component] | Component | str) -> _Battery:
+    """The battery for what is given: an instance is checked with its own parameters; a class
+    (or a registry name) with its ``example_params``."""
     if isinstance(component, str):
         cls = _registered_class(component)
         if cls is None:
-            from .registry import get_registry
-
             get_registry().component_class(component)  # raises ConfigError with "did you mean"
-        return cls  # type: ignore[return-value]
+        return _Battery(cls)  # type: ignore[arg-type]
     if isinstance(component, Component):
-        return type(component)
-    return component
+        return _Battery(type(component), component.get_params())
+    return _Battery(component)
+
+
+def _expected(expected_failures: ExpectedFailures, cls: type[Component]) -> dict[str, str]:
+    """``{check: reason}`` declared for ``cls``; ConfigError for a check that does not exist."""
+    found = dict((expected_failures(cls) if callable(expected_failures) else expected_failures) or {})
+    unknown = [c for c in found if c not in CHECKS]
+    if unknown:
+        raise ConfigError("expected_failures names unknown check(s) "
+                          + "; ".join(f"{c!r}{did_you_mean(c, CHECKS)}" for c in unknown)
+                          + f" (checks: {', '.join(CHECKS)})")
+    return found
 
 
 def component_checks(component: type[Component] | Component | str) -> list[tuple[str, Callable[[], None]]]:
     """The battery's checks for a component as ``(check_name, callable)`` pairs (to parametrise tests)."""
-    return list(_Battery(_resolve(component)).checks())
+    return list(_battery(component).checks())
 
 
-def check_component(component: type[Component] | Component | str, *, raise_on_failure: bool = True
-                    ) -> list[CheckOutcome]:
-    """Run the conformance battery on a component class (or an instance, or a registry name).
+def check_component(component: type[Component] | Component | str, *, raise_on_failure: bool = True,
+                    expected_failures: ExpectedFailures = None) -> list[CheckOutcome]:
+    """Run the conformance battery on what is given: a component instance (with its own
+    parameters), a class (with its ``example_params``) or a registry name.
 
-    Returns one :class:`CheckOutcome` per check (skipped checks pass with a message);
-    raises one AssertionError listing every failed check, each with the component and check
-    named, unless ``raise_on_failure`` is False.
+    ``expected_failures`` (``{check: reason}``, or a function of the class giving one, as
+    scikit-learn's ``expected_failed_checks``) declares checks known to fail: their failure
+    passes, with the reason in the message, and their passing is a failure (so a stale
+    declaration is noticed). Returns one :class:`CheckOutcome` per check (skipped checks pass
+    with a message); raises one AssertionError listing every failed check, each with the
+    component and check named, unless ``raise_on_failure`` is False.
     """
-    cls = _resolve(component)
+    battery = _battery(component)
+    cls = battery.cls
+    expected = _expected(expected_failures, cls)
     label = f"{getattr(cls, '__name__', cls)} ({getattr(cls, 'name', '') or 'no name'!r})"
     outcomes: list[CheckOutcome] = []
     failed_construct = False
-    for check, fn in _Battery(cls).checks():
+    for check, fn in battery.checks():
         start = time.perf_counter()
         if failed_construct and check not in ("class",):
             outcomes.append(CheckOutcome(check, False, "not run: the component cannot be constructed"))
@@ -551,6 +569,12 @@ def check_component(component: type[Component] | Component | str, *, raise_on_fa
             failed_construct = failed_construct or check == "construct"
         else:
             outcomes.append(CheckOutcome(check, True, "", time.perf_counter() - start))
+        if check in expected:
+            last = outcomes[-1]
+            outcomes[-1] = (CheckOutcome(check, True, f"expected failure ({expected[check]}): {last.message}",
+                                         last.seconds) if not last.passed else
+                            CheckOutcome(check, False, f"declared an expected failure ({expected[check]}) but "
+                                                       "it passes: remove it from expected_failures", last.seconds))
     failures = [o for o in outcomes if not o.passed]
     if failures and raise_on_failure:
         lines = "\n".join(f"  - check_component[{cls.name or cls.__name__}] {o.check}: {o.message}"
@@ -559,13 +583,15 @@ def check_component(component: type[Component] | Component | str, *, raise_on_fa
     return outcomes
 
 
-def parametrize_with_checks(components: list[type[Component] | Component | str]) -> Any:
+def parametrize_with_checks(components: list[type[Component] | Component | str], *,
+                            expected_failures: ExpectedFailures = None) -> Any:
     """A ``pytest.mark.parametrize`` over every (component, check) pair, as scikit-learn's helper.
 
     Each check becomes its own test (id ``"<name>-<check>"``); checks that do not apply are
-    skipped. Use it in a plugin's tests::
+    skipped; checks named in ``expected_failures`` (``{check: reason}``, or a function of the
+    class giving one) are strict ``xfail``s. Use it in a plugin's tests::
 
-        @parametrize_with_checks([MedianRatio])
+        @parametrize_with_checks([MedianRatio], expected_failures={"nan": "NaN means 'no run' here"})
         def test_conformance(check):
             check()
     """
@@ -573,9 +599,12 @@ def parametrize_with_checks(components: list[type[Component] | Component | str])
 
     params = []
     for component in components:
-        cls = _resolve(component)
-        for check, fn in _Battery(cls).checks():
-            params.append(pytest.param(_skipping(fn), id=f"{cls.name or cls.__name__}-{check}"))
+        battery = _battery(component)
+        cls = battery.cls
+        expected = _expected(expected_failures, cls)
+        for check, fn in battery.checks():
+            marks = [pytest.mark.xfail(strict=True, reason=expected[check])] if check in expected else []
+            params.append(pytest.param(_skipping(fn), id=f"{cls.name or cls.__name__}-{check}", marks=marks))
     return pytest.mark.parametrize("check", params)
 
 

@@ -37,9 +37,12 @@ def test_defaults_get_params_and_repr():
     assert d.get_params() == {"confidence": 0.95, "method": "t", "n_bootstrap": 1000, "levels": None,
                               "threshold": 0.5, "margin": None, "random_state": None}
     assert repr(d) == "Demo()"
-    e = d.set_params(confidence=0.9, method="bootstrap", random_state=3)
+    e = d.with_params(confidence=0.9, method="bootstrap", random_state=3)
     assert repr(e) == "Demo(confidence=0.9, method='bootstrap', random_state=3)"
-    assert d.confidence == 0.95 and e is not d  # set_params returns a copy
+    assert d.confidence == 0.95 and e is not d  # with_params returns a copy
+    with pytest.warns(DeprecationWarning, match="use with_params"):
+        f = d.set_params(confidence=0.8)  # deprecated: a copy under scikit-learn's name (which mutates)
+    assert f.confidence == 0.8 and d.confidence == 0.95
     assert Demo.param_names()[0] == "confidence" and Demo.description() == "Every kind of parameter."
     assert pickle.loads(pickle.dumps(e)).get_params() == e.get_params()
 
@@ -63,7 +66,7 @@ def test_bad_parameters_are_config_errors(params, match):
     with pytest.raises(pr.ConfigError, match=match):
         build(Demo, params)
     with pytest.raises(pr.ConfigError):
-        Demo().set_params(**params)
+        Demo().with_params(**params)
 
 
 def test_accepted_parameter_forms():

@@ -113,3 +113,13 @@ def test_list_fieller_shows_its_parameters_with_help(capsys):
         row = next(line for line in out.splitlines() if line.startswith(f"  {param.name} "))
         assert repr(param.default) in row and param.help in row
     assert "t | normal" in out and "(0, 1)" in out
+
+
+def test_the_user_facing_namespace():
+    """Reader and Renderer are exported; internals are importable but not in __all__; no name shadows a module."""
+    assert pr.Reader is pr.hookspecs.Reader and pr.Renderer is pr.hookspecs.Renderer
+    assert isinstance(pr.get_registry().renderer("text"), pr.Renderer)
+    assert not hasattr(pr, "hookspec")
+    for name in pr.INTERNAL:
+        assert hasattr(pr, name) and name not in pr.__all__
+    assert all(hasattr(pr, name) for name in pr.__all__ if name != "__version__")

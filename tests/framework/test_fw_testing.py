@@ -213,3 +213,64 @@ def test_test_results_are_consistent(toy_registry):
 @parametrize_with_checks([toys.ToyRatio, toys.ToySuite])
 def test_parametrize_with_checks(check):
     check()
+
+
+def test_an_instance_is_checked_with_its_own_parameters(toy_registry):
+    """check_component(instance) checks that instance, not the class with example parameters."""
+    seen = []
+
+    @attrs.define(repr=False)
+    class Picky(pr.Estimator):
+        """Fails only with method='broken'."""
+
+        name = "picky"
+        method: str = pr.choice_param("fine", "broken")
+
+        def estimate(self, sample):
+            seen.append(self.method)
+            if self.method == "broken":
+                raise RuntimeError("broken on purpose")
+            return pr.Estimate(estimate=float(pr.as_sample(sample).flat.mean()))
+
+    _module_level(Picky)
+    assert check_component(Picky)  # the class: default parameters, passes
+    assert set(seen) == {"fine"}
+    fails = {o.check for o in check_component(Picky(method="broken"), raise_on_failure=False) if not o.passed}
+    assert "result" in fails and "broken" in seen
+
+
+@attrs.define(repr=False)
+class AcceptsNaN(pr.Comparator):
+    """Ratio of means that lets NaN through (the battery's 'nan' check fails, on purpose)."""
+
+    name = "accepts-nan"
+
+    def compare(self, baseline, candidate):
+        b, c = np.asarray(baseline, dtype=float), np.asarray(candidate, dtype=float)
+        if min(b.size, c.size) < 2:
+            raise pr.DataError("accepts-nan: too few values")
+        s = float(np.mean(b) / np.mean(c))
+        if not getattr(baseline, "lower_is_better", True):
+            s = 1 / s
+        return pr.Comparison(estimate=s, ci_low=None, ci_high=None, confidence=None, pvalue=None,
+                             significant=None, verdict=f"speedup {s:.3f}")
+
+
+def test_expected_failures_are_declared_and_kept_honest(toy_registry):
+    failing = {o.check for o in check_component(AcceptsNaN, raise_on_failure=False) if not o.passed}
+    assert failing == {"nan"}
+    declared = {"nan": "known: this toy lets NaN through"}
+    outcomes = {o.check: o for o in check_component(AcceptsNaN, expected_failures=declared)}
+    assert outcomes["nan"].passed and outcomes["nan"].message.startswith("expected failure (known: this toy")
+    # a declared failure that passes is a failure (a stale declaration is noticed)
+    with pytest.raises(AssertionError, match="repr: declared an expected failure .* but it passes"):
+        check_component(AcceptsNaN, expected_failures={**declared, "repr": "stale"})
+    with pytest.raises(pr.ConfigError, match="unknown check.*'nam'.*did you mean 'nan'"):
+        check_component(AcceptsNaN, expected_failures={"nam": "typo"})
+    by_class = check_component(AcceptsNaN, expected_failures=lambda cls: declared if cls is AcceptsNaN else {})
+    assert all(o.passed for o in by_class)
+
+
+@parametrize_with_checks([AcceptsNaN], expected_failures={"nan": "known: this toy lets NaN through"})
+def test_parametrize_with_checks_marks_expected_failures(check):
+    check()  # the 'nan' check fails as declared: a strict xfail, so the run stays green

@@ -33,7 +33,7 @@ class ToyRatio(pr.Comparator):
     def for_benchmark(self, info):
         """A benchmark's own confidence level (from the suite's info) replaces the step's."""
         if info is not None and info.confidence is not None:
-            return self.set_params(confidence=info.confidence)
+            return self.with_params(confidence=info.confidence)
         return self
 
 

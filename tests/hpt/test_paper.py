@@ -80,7 +80,7 @@ def test_table3_r_speedup_on_reconstructed_x(rule, r_speedup):
     hpt = HPT(normalize="baseline-first", exact_rule=rule)
     res = hpt.compare(scores(TABLE3_Y), scores(TABLE3_X_TILDE, 1.76))
     assert res.estimate == r_speedup
-    at = hpt.set_params(speedup=1.76).compare(scores(TABLE3_Y), scores(TABLE3_X_TILDE, 1.76))
+    at = hpt.with_params(speedup=1.76).compare(scores(TABLE3_Y), scores(TABLE3_X_TILDE, 1.76))
     assert (at.details["R_A"], at.details["R_B"]) == (80, 25)
     assert at.details["confidence_at_speedup"] == pytest.approx(1 - 742 / 16384)
 
@@ -129,7 +129,7 @@ def test_toolkit_vector_r_speedup(confidence, expected):
 def test_toolkit_vector_confidence_just_below_and_above_the_r_speedup():
     base, cand = toolkit_suites()
     hpt = HPT(confidence=0.6)
-    assert hpt.set_params(speedup=1.95).compare(base, cand).details["confidence_at_speedup"] == pytest.approx(
+    assert hpt.with_params(speedup=1.95).compare(base, cand).details["confidence_at_speedup"] == pytest.approx(
         174 / 256)
-    assert hpt.set_params(speedup=1.96).compare(base, cand).details["confidence_at_speedup"] == pytest.approx(
+    assert hpt.with_params(speedup=1.96).compare(base, cand).details["confidence_at_speedup"] == pytest.approx(
         121 / 256)

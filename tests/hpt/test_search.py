@@ -153,8 +153,8 @@ def test_pvalue_and_significance_at_the_speedup_under_test():
     base, cand = random_suite(3, n=20)
     hpt = HPT()
     r_speedup = hpt.compare(base, cand).estimate
-    at = hpt.set_params(speedup=r_speedup).compare(base, cand)
-    above = hpt.set_params(speedup=round(r_speedup + 0.01, 2)).compare(base, cand)
+    at = hpt.with_params(speedup=r_speedup).compare(base, cand)
+    above = hpt.with_params(speedup=round(r_speedup + 0.01, 2)).compare(base, cand)
     assert at.significant and at.details["confidence_at_speedup"] == pytest.approx(1 - at.pvalue)
     assert at.details["confidence_at_speedup"] >= 0.95 > above.details["confidence_at_speedup"]
     assert not above.significant

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..errors import DataError
+from ..errors import DataError, did_you_mean
 
 HERE = Path(__file__).parent
 
@@ -25,8 +25,6 @@ def path(name: str) -> Path:
     """The folder holding data set ``name``."""
     p = HERE / name
     if not p.is_dir():
-        from ..registry import did_you_mean
-
         raise DataError(f"no bundled example {name!r}{did_you_mean(name, names())} "
                         f"(known: {', '.join(names()) or 'none'})")
     return p
