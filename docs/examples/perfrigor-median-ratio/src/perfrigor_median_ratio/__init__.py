@@ -21,8 +21,8 @@ class MedianRatio(pr.Comparator):
     #: the battery runs with these (none are required; shown for the guide)
     example_params = {"confidence": 0.9}
 
-    confidence: float = pr.confidence_param()
-    n_bootstrap: int = pr.int_param(2000, minimum=100)
+    confidence: float = pr.confidence_param(help="level of the bootstrap interval")
+    n_bootstrap: int = pr.int_param(2000, minimum=100, help="bootstrap replicates")
     random_state: int | None = pr.random_state_param()
 
     def compare(self, baseline, candidate) -> pr.Comparison:
