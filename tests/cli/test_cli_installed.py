@@ -18,7 +18,8 @@ SHARED = HERE.resolve().parents[1] / ".." / "shared" / "data" / "speedup-test-sa
 @pytest.fixture(autouse=True)
 def installed_plugins():
     try:
-        pr.registry.reload()
+        with pr.registry.temporary():
+            yield
     except pr.ConfigError as exc:
         pytest.skip(f"a method plugin does not load: {exc}")
 

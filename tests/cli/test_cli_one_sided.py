@@ -21,8 +21,8 @@ STEPS = '[[steps]]\ncomponent = "speedup-test"\nstatistic = "median"\n\n' \
 
 @pytest.fixture(autouse=True)
 def installed_plugins():
-    pr.registry.reload()
-    yield
+    with pr.registry.temporary():
+        yield
 
 
 def run(capsys, *argv):
