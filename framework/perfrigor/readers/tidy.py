@@ -89,14 +89,12 @@ def split_unit(column: str) -> tuple[str, str | None]:
     whole = _known_unit(name)
     if whole is not None:
         return _norm(name), whole
-    if _RATE_NAME.search(name):
-        return _norm(name), None  # "items_per_second" is a rate, not "items_per" in seconds
     m = _BRACKETED.match(name)
     if m and m.group("base").strip():
         unit = _known_unit(m.group("unit"), bracketed=True)
         return _norm(m.group("base")), unit if unit is not None else m.group("unit").strip()
     m = _SEPARATED.match(name)
-    if m:
+    if m and not re.search(r"(?:^|[\s_\-])per$", m.group("base"), re.IGNORECASE):  # items_per_second: a rate
         unit = _known_unit(m.group("unit"))
         if unit is not None:
             return _norm(m.group("base")), unit
@@ -170,9 +168,10 @@ class ColumnMap:
             raise DataError(f"{where}: no column(s) {missing}; columns are {cols}")
         if value is None:
             value = _find(cols, VALUE_NAMES)
-            if value is None:
-                value = next((c for c in cols if split_unit(c)[1] is not None
-                              and split_unit(c)[0] in VALUE_NAMES), None)
+            if value is None:  # a time or a rate with its unit (time_ms, ops/s), or a rate (items_per_second)
+                value = next((c for c in cols if (split_unit(c)[1] is not None and (
+                    split_unit(c)[0] in VALUE_NAMES or is_rate_name(split_unit(c)[0])
+                    or split_unit(c)[0] == _norm(c))) or is_rate_name(c)), None)
         if value is None:
             raise DataError(f"{where}: cannot tell which column holds the measurements (columns: {cols}); "
                             "name it with value=... (CLI: a [input] table in the config, value = \"...\")")
@@ -185,8 +184,9 @@ class ColumnMap:
             levels = [by_norm[n] for n in LEVEL_NAMES if n in by_norm]
         self.levels = list(levels)
         self.unit_column = _find(cols, ("unit",)) if unit is None else None
-        name_unit = split_unit(value)[1]
-        self.unit = unit or name_unit or "s"
+        base, name_unit = split_unit(value)
+        # a column named like a rate states no unit: not seconds, whatever its values are
+        self.unit = unit or name_unit or ("" if is_rate_name(base) else "s")
         #: the unit stated by unit= or the column's name (a unit column's units are per sample)
         self.stated_unit = unit or name_unit
         self.lower_is_better = lower_is_better

@@ -7,7 +7,7 @@ from pathlib import Path
 from ..data import Sample
 from ..errors import DataError
 from ._common import read_text
-from .numbers import parse_number, shown
+from .numbers import ASCII_SPACE, parse_number, shown
 from .options import LOWER_IS_BETTER, UNIT
 
 
@@ -25,7 +25,7 @@ class ValuesReader:
 
     def sniff(self, path: Path, head: str) -> bool:
         for line in head.splitlines():
-            s = line.strip()
+            s = line.strip(ASCII_SPACE)
             if not s or s.startswith("#"):
                 continue
             try:
@@ -39,10 +39,10 @@ class ValuesReader:
         values: list[float] = []
         lines: list[int] = []
         for lineno, line in enumerate(read_text(path).split("\n"), 1):
-            s = line.strip()
+            s = line.strip(ASCII_SPACE)
             if not s or s.startswith("#"):
                 continue
-            s = s.rstrip(",").strip()
+            s = s.rstrip(",").strip(ASCII_SPACE)
             if len(s.replace(",", " ").split()) > 1:
                 raise DataError(f"{path}, line {lineno}: {shown(s)} is several values (expected one number per line)")
             values.append(parse_number(s, f"{path}, line {lineno}"))

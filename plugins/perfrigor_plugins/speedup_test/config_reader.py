@@ -19,7 +19,7 @@ SYSTEMS = ("initial", "optimised")
 
 
 def _fields(line: str) -> list[str]:
-    return [f.strip() for f in next(csv.reader([line], skipinitialspace=True))]
+    return [f.strip(" \t\r\n") for f in next(csv.reader([line], skipinitialspace=True))]
 
 
 def _optional_number(raw: str, where: str, what: str) -> float | None:
