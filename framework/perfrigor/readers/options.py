@@ -81,10 +81,3 @@ def check_options(reader: Any, options: Mapping[str, Any]) -> None:
 def _close(key: str, declared: Mapping[str, Any]) -> str:
     match = difflib.get_close_matches(key, list(declared), n=1)
     return f" (did you mean {match[0]!r}?)" if match else ""
-
-
-def describe(reader: Any) -> list[tuple[str, str]]:
-    """``[(name, "kind: help")]`` of a reader's declared options, for listings and docs."""
-    declared = getattr(reader, "options", None) or {}
-    return [(k, f"{KINDS[o.kind]}: {o.help}" + (f" ({', '.join(o.choices)})" if o.choices else ""))
-            for k, o in declared.items()]
