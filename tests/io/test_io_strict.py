@@ -330,3 +330,15 @@ def test_values_1_000_exits_2_with_one_line(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "perfrigor", "describe", str(p)], capture_output=True, text=True)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
     assert f"{p}, line 2: value '1_000' is not a number" in proc.stderr
+
+
+def test_a_throughput_gain_in_an_ops_column_is_faster_and_passes_fail_on_regression(tmp_path):
+    # issue 18: "fieller: 2 slower" and --fail-on-regression failing CI on a 20% throughput gain
+    rows = [f"b{k},{system},{base * (1 + 0.01 * (i % 5 - 2))}" for k in (1, 2)
+            for system, base in (("old", 1000.0), ("new", 1200.0)) for i in range(10)]
+    p = write(tmp_path, "ops.csv", "benchmark,system,ops\n" + "\n".join(rows) + "\n")
+    report = pr.pipeline("default").run(p)
+    assert {b: v.outcome for b, v in report.verdicts.items()} == {"b1": "faster", "b2": "faster"}
+    proc = subprocess.run([sys.executable, "-m", "perfrigor", "run", "--pipeline", "default", str(p),
+                           "--fail-on-regression"], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr

@@ -199,10 +199,6 @@ class ColumnMap:
         return direction(self.value, stated, self.where)
 
 
-def _check_options(options: Mapping[str, Any], where: str) -> None:
-    check_options(TidyJsonReader(), options)
-
-
 class _Unit:
     """A node of the level tree: children in order of first appearance, or rows at the bottom."""
 
@@ -254,7 +250,7 @@ def build_table(rows: Iterable[tuple[int, Mapping[str, Any]]], columns: Sequence
     ``text``: the cells are text (CSV, a DataFrame), whose strings are parsed as numbers; in JSON a
     value must be a JSON number.
     """
-    _check_options(options, str(path))
+    check_options(TidyJsonReader(), options)  # for DataFrames and JSON values' records too
     m = ColumnMap(columns, str(path), **options)
     default_bench = path.stem
     default_system = path.name
