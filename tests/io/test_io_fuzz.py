@@ -448,7 +448,7 @@ def w_hyperfine_named(data, s) -> tuple[Doc, str]:
     return doc, filename
 
 
-ORACLE_WRITERS = {**{f: WRITERS[f] for f in ("values", "tidy-csv", "tidy-json", "json", "pyperf", "gbench")},
+ORACLE_WRITERS = {**{f: WRITERS[f] for f in ("values", "tidy-csv", "tidy-json", "json", "pyperf", "gbench", "go")},
                   "hyperfine": w_hyperfine_named}
 
 

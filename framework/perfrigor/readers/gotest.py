@@ -36,11 +36,12 @@ from ..data import Sample, Suite
 from ..errors import DataError
 from ..units import lower_is_better as unit_direction
 from ._common import at, positions, read_text, sample_or_suite
-from .numbers import parse_number, shown
+from .numbers import ASCII_SPACE, parse_number, shown
 from .options import LOWER_IS_BETTER, ReaderOption
 
-_RESULT = re.compile(r"^Benchmark(?P<name>[^\s]*)\s+(?P<iters>\S+)\s+(?P<rest>.*)$")
-_CONFIG = re.compile(r"^(?P<key>[^\s:]+):(?:\s+(?P<value>.*?))?\s*$")
+# fields are separated by ASCII white space only: a no-break space is part of a field (and no number)
+_RESULT = re.compile(r"^Benchmark(?P<name>[^\s]*)\s+(?P<iters>\S+)\s+(?P<rest>.*)$", re.ASCII)
+_CONFIG = re.compile(r"^(?P<key>[^\s:]+):(?:\s+(?P<value>.*?))?\s*$", re.ASCII)
 _SNIFF = re.compile(r"^Benchmark\S*\s+\d+\s+[-+.\dEeInfNa]+\s+\S+", re.MULTILINE)
 #: benchstat's names for Go's units, and what they stand for
 METRIC_NAMES = {"ns/op": "sec/op", "MB/s": "B/s"}
@@ -84,7 +85,7 @@ class GoBenchReader:
         results: list[dict[str, Any]] = []
         skipped = 0
         for lineno, raw in enumerate(read_text(path).split("\n"), 1):
-            line = raw.strip()
+            line = raw.strip(ASCII_SPACE)
             if not line:
                 continue
             m = _RESULT.match(line)
@@ -175,7 +176,8 @@ def _result(m: re.Match, config: dict[str, str], path: Path, lineno: int) -> dic
         raise DataError(f"{where}: benchmark {name!r}: iteration count {shown(m.group('iters'))} is not a whole "
                         "number (digits 0-9)")
     iterations = int(m.group("iters"))
-    fields = m.group("rest").split()
+    rest = m.group("rest").strip(ASCII_SPACE)
+    fields = re.split(r"\s+", rest, flags=re.ASCII) if rest else []
     if not fields or len(fields) % 2:
         raise DataError(f"{where}: benchmark {name!r}: expected value-unit pairs after the iteration count, "
                         f"got {' '.join(fields)[:60]!r}")
