@@ -33,7 +33,7 @@ from .errors import ConfigError, DataError, PerfrigorError
 from .hookspecs import Reader, Renderer, hookimpl
 from .keys import PairKey, pair_key
 from .pipeline import Pipeline, pipeline
-from .readers import read
+from .readers import ReaderOption, parse_number, read
 from .registry import components, get
 from .registry import get_registry as get_registry  # for tools, not user-facing (see INTERNAL)
 from .report import Report
@@ -87,5 +87,5 @@ __all__ = [
     "SuiteVerdict", "Test", "TestResult", "Verdict", "__version__", "as_sample", "as_sample_mapping", "check_random_state",
     "choice_param", "components", "conclusion", "confidence_param", "display", "drawing", "float_param", "get",
     "hierarchy", "progress", "hookimpl", "int_param", "pair_key", "pipeline", "random_state_param",
-    "read", "Reader", "Renderer", "resampling", "stats", "units",
+    "read", "Reader", "Renderer", "resampling", "stats", "units", "ReaderOption", "parse_number",
 ]
