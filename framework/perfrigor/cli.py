@@ -527,6 +527,15 @@ def _list_one(registry: Any, name: str, fmt: str, stdout) -> int:
             text = rec.obj.help if what == "command" else (inspect.getdoc(type(rec.obj)) or "")
             doc["description"] = text
             lines += [f"{rec.name}: {what}, from {where}", "", text]
+            options = getattr(rec.obj, "options", None) if what == "input format" else None
+            if isinstance(options, Mapping) and options:
+                doc["options"] = {k: to_jsonable(o) for k, o in options.items()}
+                kinds = {k: getattr(o, "kind", "") + (f" ({' | '.join(o.choices)})" if getattr(o, "choices", ())
+                                                       else "") for k, o in options.items()}
+                wk, wt = max(map(len, kinds)), max(map(len, kinds.values()))
+                lines += ["", "Options (--input KEY=VALUE, or a config's [input]):"]
+                lines += [f"  {k:<{wk}}  {kinds[k]:<{wt}}  {getattr(o, 'help', '')}".rstrip()
+                          for k, o in options.items()]
         lines.append("")
         docs.append(doc)
     if fmt == "json":

@@ -101,7 +101,9 @@ def test_list_name_shows_a_component_in_full(capsys):
         assert cli.main(["list", "helpd"]) == 2
         assert "nothing is registered as 'helpd' (did you mean 'helped'?)" in capsys.readouterr().err
         assert cli.main(["list", "tidy-csv"]) == 0
-        assert capsys.readouterr().out.startswith("tidy-csv: input format, from core")
+        out = capsys.readouterr().out
+        assert out.startswith("tidy-csv: input format, from core") and "Options (--input KEY=VALUE" in out
+        assert any(line.split()[:2] == ["delimiter", "char"] for line in out.splitlines())
 
 
 def test_list_fieller_shows_its_parameters_with_help(capsys):
