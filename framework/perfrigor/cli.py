@@ -21,6 +21,7 @@ from typing import Any
 
 from . import progress
 from .components import pair_key
+from .config import PipelineSpec, parse_config
 from .data import Sample, Suite
 from .errors import ConfigError, DataError, PerfrigorError
 from .pipeline import Pipeline, Step
@@ -292,23 +293,29 @@ def _step_params(pipeline: Pipeline, args: argparse.Namespace, extra: Mapping[st
             overrides[sid][key] = value
     if not any(overrides.values()):
         return pipeline
-    steps = [Step(s.component.set_params(**overrides[s.id]) if overrides[s.id] else s.component, s.id)
+    steps = [Step(_with_params(s, overrides[s.id]) if overrides[s.id] else s.component, s.id)
              for s in pipeline.steps]
     return Pipeline(steps, name=pipeline.name, description=pipeline.description, baseline=pipeline.baseline,
                     candidate=pipeline.candidate, input_options=pipeline.input_options)
 
 
-def _pipeline_spec(args: argparse.Namespace, config: str | None = None) -> tuple[Mapping[str, Any], str]:
-    """The chosen pipeline as a config mapping, and where it comes from (not built yet).
+def _with_params(step: Step, params: Mapping[str, Any]) -> Any:
+    """The step's component with command-line parameters; a ConfigError names the step."""
+    try:
+        return step.component.set_params(**params)
+    except ConfigError as exc:
+        raise ConfigError(f"step {step.id!r}: {exc}" if step.id != step.component.name else str(exc)) from None
+
+
+def _pipeline_spec(args: argparse.Namespace, config: str | None = None) -> PipelineSpec:
+    """The chosen pipeline as a parsed config, merged with its preset (not built yet).
 
     Data are read before the pipeline is built, so a bad data file is reported
     as such even when a component of the pipeline is missing.
     """
-    from .config import load_config
-
     config = config or getattr(args, "config", None)
     if config:
-        return load_config(config), str(config)
+        return parse_config(config)
     name = getattr(args, "pipeline", None) or DEFAULT_PRESET
     registry = get_registry()
     if name not in registry.presets:
@@ -316,26 +323,11 @@ def _pipeline_spec(args: argparse.Namespace, config: str | None = None) -> tuple
         raise ConfigError(f"no pipeline preset {name!r} is registered{did_you_mean(name, registry.presets)} "
                           f"(known: {known}); "
                           "give --pipeline NAME or --config FILE")
-    return registry.preset(name), f"preset {name!r}"
+    return parse_config(registry.preset(name), f"preset {name!r}")
 
 
-def _spec_input_options(spec: Mapping[str, Any]) -> dict[str, Any]:
-    """The reader options (``[input]``) of a config mapping, including its preset's."""
-    options: dict[str, Any] = {}
-    head = spec.get("pipeline") if isinstance(spec.get("pipeline"), Mapping) else {}
-    preset = head.get("preset") or spec.get("preset")
-    if preset and preset in get_registry().presets:
-        options.update(get_registry().preset(preset).get("input", {}) or {})
-    options.update(spec.get("input", {}) or {})
-    return options
-
-
-def _build_pipeline(args: argparse.Namespace, spec: Mapping[str, Any], where: str) -> Pipeline:
-    try:
-        pipeline = Pipeline.from_config(spec)
-    except ConfigError as exc:
-        message = str(exc)
-        raise ConfigError(message if message.startswith(where) else f"{where}: {message}") from None
+def _build_pipeline(args: argparse.Namespace, spec: PipelineSpec) -> Pipeline:
+    pipeline = Pipeline.from_spec(spec)
     if getattr(args, "baseline_system", None):
         pipeline.baseline = args.baseline_system
     if getattr(args, "candidate_system", None):
@@ -542,9 +534,9 @@ def _first_line(obj: Any) -> str:
 
 
 def cmd_compare(args: argparse.Namespace, stdout) -> int:
-    spec, where = _pipeline_spec(args)
-    inputs = load_inputs([args.baseline, args.candidate], _reader_options(args, _spec_input_options(spec)))
-    return _analyse(args, _build_pipeline(args, spec, where), inputs, stdout)
+    spec = _pipeline_spec(args)
+    inputs = load_inputs([args.baseline, args.candidate], _reader_options(args, spec.input_options))
+    return _analyse(args, _build_pipeline(args, spec), inputs, stdout)
 
 
 def cmd_run(args: argparse.Namespace, stdout) -> int:
@@ -560,9 +552,9 @@ def cmd_run(args: argparse.Namespace, stdout) -> int:
                              f"pipeline: perfrigor run --pipeline NAME {config}")
     if not files:
         raise UsageError("no data files to analyse")
-    spec, where = _pipeline_spec(args, config)
-    inputs = load_inputs(files, _reader_options(args, _spec_input_options(spec)))
-    pipeline = _build_pipeline(args, spec, where)
+    spec = _pipeline_spec(args, config)
+    inputs = load_inputs(files, _reader_options(args, spec.input_options))
+    pipeline = _build_pipeline(args, spec)
     extra: dict[str, Any] = {}
     if args.weight is not None:
         extra["weight"] = (args.weight, "--weight")
@@ -716,9 +708,9 @@ def cmd_demo(args: argparse.Namespace, stdout) -> int:
     what = f"the pipeline of {args.config}" if args.config else f"the {name} pipeline"
     print(f"perfrigor demo: {what} on the bundled example {args.example!r}: "
           f"{', '.join(Path(c).name for c in chosen)}", file=sys.stderr)
-    spec, where = _pipeline_spec(args)
-    inputs = load_inputs(chosen, _reader_options(args, _spec_input_options(spec)))
-    code = _analyse(args, _build_pipeline(args, spec, where), inputs, stdout)
+    spec = _pipeline_spec(args)
+    inputs = load_inputs(chosen, _reader_options(args, spec.input_options))
+    code = _analyse(args, _build_pipeline(args, spec), inputs, stdout)
     others = [n for n in examples.names() if n != args.example]
     if others:
         print(f"perfrigor demo: the other bundled examples: {', '.join(others)} "

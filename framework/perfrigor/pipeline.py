@@ -62,12 +62,23 @@ def _make_step(spec: Any, position: int) -> tuple[Component, str | None]:
         if not isinstance(name, str):
             raise ConfigError(f"step {position}: needs a 'component' name, got {spec!r}")
         step_id = spec.pop("id", None)
-        params = dict(spec.pop("params", {}) or {})
+        if step_id is not None and (not isinstance(step_id, str) or not step_id.strip()):
+            raise ConfigError(f"step {position} ({name}): id must be a non-empty string, got {step_id!r}")
+        params = spec.pop("params", {}) or {}
+        if not isinstance(params, Mapping):
+            raise ConfigError(f"step {position} ({name}): params must be a table, got {params!r}")
+        params = dict(params)
         overlap = set(params) & set(spec)
         if overlap:
             raise ConfigError(f"step {position} ({name}): parameter(s) {sorted(overlap)} given twice")
         params.update(spec)
-        return build(get_registry().component_class(name), params), step_id
+        cls = get_registry().component_class(name)
+        try:
+            return build(cls, params), step_id
+        except ConfigError as exc:  # name the step when its id is not the component's name
+            if step_id is None or step_id == name:
+                raise
+            raise ConfigError(f"step {step_id!r}: {exc}") from None
     raise ConfigError(f"step {position}: expected a component, a name or a mapping, got {spec!r}")
 
 
@@ -226,17 +237,23 @@ class Pipeline:
         self.candidate = candidate
         self.input_options = dict(input_options or {})
         self.steps: list[Step] = []
-        used: set[str] = set()
-        for i, spec in enumerate(steps, 1):
-            component, step_id = _make_step(spec, i)
-            step_id = step_id or component.name or type(component).__name__
-            if step_id in used:
-                base, k = step_id, 2
-                while f"{base}-{k}" in used:
-                    k += 1
-                step_id = f"{base}-{k}"
-            used.add(step_id)
+        made = [_make_step(spec, i) for i, spec in enumerate(steps, 1)]
+        explicit = [step_id for _, step_id in made if step_id is not None]
+        twice = sorted({i for i in explicit if explicit.count(i) > 1})
+        if twice:
+            raise ConfigError(f"pipeline {name!r}: step id(s) {', '.join(map(repr, twice))} given to more than "
+                              "one step; ids must be unique (later steps and --param refer to them)")
+        used: set[str] = set(explicit)
+        for component, step_id in made:
+            if step_id is None:  # an unnamed step: its component's name, numbered when taken
+                step_id = base = component.name or type(component).__name__
+                k = 2
+                while step_id in used:
+                    step_id, k = f"{base}-{k}", k + 1
+                used.add(step_id)
             self.steps.append(Step(component, step_id))
+        for i, step in enumerate(self.steps):  # references to earlier steps, checked before any work
+            step.component.check_steps(step.id, self.steps[:i])
 
     def __repr__(self) -> str:
         return f"Pipeline({self.name!r}, steps={[s.id for s in self.steps]})"
@@ -247,6 +264,16 @@ class Pipeline:
         from .config import pipeline_from_config
 
         return pipeline_from_config(config)
+
+    @classmethod
+    def from_spec(cls, spec: Any) -> Pipeline:
+        """A pipeline from a parsed config (``perfrigor.config.PipelineSpec``); errors name its source."""
+        try:
+            return cls(list(spec.steps), name=spec.name, description=spec.description, baseline=spec.baseline,
+                       candidate=spec.candidate, input_options=spec.input_options)
+        except ConfigError as exc:
+            message = str(exc)
+            raise ConfigError(message if message.startswith(spec.where) else f"{spec.where}: {message}") from None
 
     def to_config(self) -> dict[str, Any]:
         """The mapping ``from_config`` reads back."""

@@ -13,6 +13,8 @@ from .engine import BASELINE, CANDIDATE, Engine, Evaluation
 from .scores import NORMALIZATIONS, Scores, prepare
 
 WINNERS = {CANDIDATE: "candidate", BASELINE: "baseline", 0: "tie"}
+#: the largest ``max_speedup``: the r-Speedup search holds a grid of 100 points per unit of speedup
+MAX_SEARCH = 10_000.0
 
 
 def _check_benchmark_confidence(instance: Any, attribute: attrs.Attribute, value: Any) -> None:
@@ -56,7 +58,8 @@ class HPT(pr.Comparator):
     benchmark_confidence: float | None = attrs.field(default=None, validator=_check_benchmark_confidence)
     exact_rule: str = pr.choice_param("p-value", *levels.RULES)
     normalize: str = pr.choice_param("baseline-median", *NORMALIZATIONS)
-    max_speedup: float = pr.float_param(100.0, minimum=1.0)
+    #: the search walks a grid of hundredths up to here: 10^4 (a million points) is far past any real speedup
+    max_speedup: float = pr.float_param(100.0, minimum=1.0, maximum=MAX_SEARCH)
 
     def compare(self, baseline: Any, candidate: Any) -> pr.Comparison:
         scores = prepare(baseline, candidate, self.normalize)
