@@ -46,18 +46,21 @@ cheap = st.one_of(
 
 
 @st.composite
-def configs(draw, value_strategy=values, max_steps=4):
-    """A config mapping: steps with real or made-up components, parameters, ids and references."""
-    n = draw(st.integers(min_value=0, max_value=max_steps))
-    ids = draw(st.lists(st.one_of(st.none(), st.none(), st.sampled_from(["a", "b", "x"]), texts, st.integers()),
-                        min_size=n, max_size=n))
+def configs(draw, value_strategy=values, max_steps=4, mostly_valid=False):
+    """A config mapping: steps with real or made-up components, parameters, ids and references
+    (``mostly_valid``: registered components with their default values more often, so most run)."""
+    n = draw(st.integers(min_value=int(mostly_valid), max_value=max_steps))
+    ids = draw(st.lists(st.one_of(*[st.none()] * (2 + 6 * mostly_valid), st.sampled_from(["a", "b", "x"]), texts,
+                                  st.integers()), min_size=n, max_size=n))
     steps = []
     for i in range(n):
-        name = draw(st.one_of(st.sampled_from(NAMES), st.sampled_from(NAMES), texts, st.integers()))
+        name = draw(st.sampled_from(NAMES) if mostly_valid and draw(st.integers(0, 9))
+                    else st.one_of(st.sampled_from(NAMES), texts, st.integers()))
         known = COMPONENTS.get(name, PARAMS) if isinstance(name, str) else PARAMS
         keys = draw(st.lists(st.one_of(*[st.sampled_from(known or ["x"])] * 3, texts), max_size=3, unique=True))
         fits = DEFAULTS.get(name, {}) if isinstance(name, str) else {}
-        step = {k: draw(st.one_of(st.just(fits[k]), st.just(fits[k]), value_strategy) if k in fits else value_strategy)
+        step = {k: fits[k] if k in fits and mostly_valid and draw(st.integers(0, 3)) else draw(
+                    st.one_of(st.just(fits[k]), value_strategy) if k in fits else value_strategy)
                 for k in keys if k not in ("component", "id", "params")}
         if "step" in known and draw(st.booleans()):  # a reference to another step, right or wrong
             step["step"] = draw(st.one_of(st.sampled_from([*(j for j in ids if isinstance(j, str)), *NAMES]),
@@ -71,11 +74,11 @@ def configs(draw, value_strategy=values, max_steps=4):
             params = {k: v for k, v in step.items() if k not in ("component", "id")}
             steps.append({"component": name, **({"id": step["id"]} if "id" in step else {}), "params": params})
     config: dict = {"steps": steps}
-    if draw(st.integers(0, 3)) == 0:
+    if draw(st.integers(0, 3 + 6 * mostly_valid)) == 0:
         config["pipeline"] = draw(st.dictionaries(
             st.sampled_from(["name", "preset", "baseline", "candidate", "description", "nme"]),
             st.one_of(st.sampled_from([*PRESETS, "nope"]), texts, st.integers(), st.none()), max_size=3))
-    if draw(st.integers(0, 3)) == 0:
+    if draw(st.integers(0, 3 + 6 * mostly_valid)) == 0:
         config[draw(st.sampled_from(["input", "inputs", "steps"]))] = draw(st.one_of(
             st.dictionaries(texts, scalars, max_size=2), st.lists(st.integers(), max_size=2), texts))
     return config
@@ -111,7 +114,7 @@ def data(tmp_path_factory):
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                  HealthCheck.function_scoped_fixture])
-@given(config=configs(cheap, max_steps=3))
+@given(config=configs(cheap, max_steps=3, mostly_valid=True))
 def test_cli_runs_a_config_or_exits_2_with_one_line(config, data, capsys):
     folder, old, new = data
     path = folder / "config.json"
