@@ -13,6 +13,7 @@ import argparse
 import concurrent.futures as cf
 import contextlib
 import json
+import os
 import sys
 import tomllib
 from collections.abc import Iterator, Mapping, Sequence
@@ -24,6 +25,8 @@ from .components import pair_key
 from .config import PipelineSpec, parse_config
 from .data import Sample, Suite
 from .errors import ConfigError, DataError, PerfrigorError
+from .executors import Watched, stop_pool
+from .output import write_atomically
 from .pipeline import Pipeline, Step
 from .readers import read
 from .registry import did_you_mean, get_registry
@@ -99,6 +102,8 @@ def _add_analysis(p: argparse.ArgumentParser, pipeline_choice: bool = True) -> N
     p.add_argument("--seed", type=int, metavar="N", help="set 'random_state' on every step that has it")
     p.add_argument("--jobs", "-j", type=int, metavar="N", help="run per-benchmark steps on N processes")
     p.add_argument("--dask", metavar="ADDRESS", help="run per-benchmark steps on a dask.distributed scheduler")
+    p.add_argument("--timeout", type=float, metavar="SECONDS",
+                   help="with --jobs or --dask: give up (exit 2) when a task of benchmarks takes longer")
     p.add_argument("--baseline", dest="baseline_system", metavar="SYSTEM",
                    help="which system of the data is the baseline (default: the first)")
     p.add_argument("--candidate", dest="candidate_system", metavar="SYSTEM",
@@ -349,9 +354,12 @@ def _executor(args: argparse.Namespace) -> Iterator[cf.Executor | None]:
             client = distributed.Client(dask, timeout="10s")
         except (OSError, TimeoutError) as exc:
             raise UsageError(f"--dask {dask}: cannot connect to the scheduler: {exc}") from None
+        watched = Watched(client.get_executor(), lambda: len(client.scheduler_info().get("workers", {})),
+                          what=f"--dask {dask}")
         try:
-            yield client.get_executor()
+            yield watched
         finally:
+            watched.shutdown(wait=False)
             client.close()
         return
     if jobs is None or jobs == 1:
@@ -360,8 +368,20 @@ def _executor(args: argparse.Namespace) -> Iterator[cf.Executor | None]:
     if jobs < 1:
         raise UsageError(f"--jobs must be at least 1, got {jobs}")
     # workers draw no progress bars: several at once would scribble over one terminal line
-    with cf.ProcessPoolExecutor(jobs, initializer=progress.set_reporter, initargs=(None,)) as pool:
+    pool = cf.ProcessPoolExecutor(jobs, initializer=progress.set_reporter, initargs=(None,))
+    try:
         yield pool
+    except BaseException:
+        stop_pool(pool)  # a timeout or an interrupt: do not wait for the stuck tasks
+        raise
+    pool.shutdown()
+
+
+def _timeout(args: argparse.Namespace) -> float | None:
+    timeout = getattr(args, "timeout", None)
+    if timeout is not None and not timeout > 0:
+        raise UsageError(f"--timeout {timeout}: give a number of seconds > 0")
+    return timeout
 
 
 def regressions(report: Report) -> list[str]:
@@ -405,12 +425,40 @@ def _emit(text: str, args: argparse.Namespace, fmt: str, stdout) -> None:
     output = getattr(args, "output", None)
     if output:
         try:
-            Path(output).write_text(text, encoding="utf-8")
+            write_atomically(Path(output).resolve(), text)
         except OSError as exc:
             raise UsageError(f"-o {output}: cannot write: {exc.strerror or exc}") from None
         print(f"perfrigor: wrote {fmt} report to {output}", file=sys.stderr)
     else:
         stdout.write(text)
+
+
+def _input_paths(args: argparse.Namespace) -> list[str]:
+    """Every file the command reads (data and config), as given on the command line."""
+    paths = [getattr(args, name, None) for name in ("baseline", "candidate", "data", "config")]
+    return [str(p) for p in [*paths, *(getattr(args, "files", None) or [])] if p]
+
+
+def _check_output(args: argparse.Namespace) -> None:
+    """Refuse a bad ``-o`` target before the analysis, not after it: a missing or read-only
+    folder, a directory, or one of the command's own input files (symlinks resolved)."""
+    output = getattr(args, "output", None)
+    if not output:
+        return
+    target = Path(output).resolve()
+    if not target.parent.is_dir():
+        raise UsageError(f"-o {output}: cannot write: no such directory {str(Path(output).parent)!r}")
+    if target.is_dir():
+        raise UsageError(f"-o {output}: is a directory; give a file name")
+    if target.exists() and not target.is_file():
+        raise UsageError(f"-o {output}: not a regular file; give a file name")
+    if not os.access(target.parent, os.W_OK | os.X_OK):
+        raise UsageError(f"-o {output}: cannot write: the folder {str(target.parent)!r} is not writable")
+    if target.exists() and not os.access(target, os.W_OK):
+        raise UsageError(f"-o {output}: cannot write: the file is read-only")
+    for path in _input_paths(args):
+        if Path(path).resolve() == target:
+            raise UsageError(f"-o {output}: is the input file {path}; the report would replace it")
 
 
 def _render_options(args: argparse.Namespace, fmt: str) -> dict[str, Any]:
@@ -441,8 +489,7 @@ def _render(renderer: Any, report: Report, fmt: str, args: argparse.Namespace) -
 def _format(args: argparse.Namespace) -> str:
     """--format, else the format whose suffix matches -o FILE, else text."""
     output = getattr(args, "output", None)
-    if output and not Path(output).resolve().parent.is_dir():  # before the work, not after it
-        raise UsageError(f"-o {output}: cannot write: no such directory {str(Path(output).parent)!r}")
+    _check_output(args)  # before the work, not after it
     if getattr(args, "format", None):
         return args.format
     if output:
@@ -465,7 +512,7 @@ def _analyse(args: argparse.Namespace, pipeline: Pipeline, inputs: Sequence[Any]
     _render_options(args, fmt)
     pipeline = _step_params(pipeline, args, extra)
     with _executor(args) as executor:
-        report = pipeline.run(*inputs, executor=executor)
+        report = pipeline.run(*inputs, executor=executor, timeout=_timeout(args))
     _emit(_render(renderer, report, fmt, args), args, fmt, stdout)
     if getattr(args, "fail_on_regression", False):
         found, judged = _judged(report)
@@ -602,7 +649,7 @@ def cmd_describe(args: argparse.Namespace, stdout) -> int:
         raise UsageError(f"--plot {args.plot}: give a .png, .svg or .pdf file name")
     pipeline = _step_params(pipeline, args)
     with _executor(args) as executor:
-        report = pipeline.run(*inputs, executor=executor)
+        report = pipeline.run(*inputs, executor=executor, timeout=_timeout(args))
     _emit(_render(renderer, report, fmt, args), args, fmt, stdout)
     if args.plot:
         _plots(pipeline, report, inputs[0], Path(args.plot))
@@ -730,6 +777,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     stdout = sys.stdout
     debug = "--debug" in (sys.argv[1:] if argv is None else argv)
     previous = progress.set_reporter(progress.StderrBar() if sys.stderr.isatty() else None)
+    notifier = progress.set_notifier(lambda message: print(f"perfrigor: note: {_one_line(message)}",
+                                                           file=sys.stderr))
     try:
         try:
             args = build_parser().parse_args(argv)
@@ -756,6 +805,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERNAL
     finally:
         progress.set_reporter(previous)
+        progress.set_notifier(notifier)
 
 
 def _os_message(exc: OSError) -> str:

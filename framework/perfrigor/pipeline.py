@@ -17,6 +17,7 @@ import concurrent.futures as cf
 import contextlib
 import inspect
 import os
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,8 @@ import numpy as np
 from . import progress
 from .components import BenchmarkJob, Component, Previous, build
 from .data import Sample, Suite, benchmark_name
-from .errors import ConfigError, DataError
+from .errors import ConfigError, DataError, ExecutionError
+from .executors import stop_pool
 from .report import Report, StepInfo
 from .results import Result
 from .workspace import Workspace
@@ -162,6 +164,8 @@ def _run_batch(steps: Sequence[tuple[str, Sequence[Component]]], benchmarks: Seq
     return list(zip(new, errors, strict=True))
 
 
+#: the largest magnitude a measurement may have: the square of a larger one overflows a float
+MAX_MAGNITUDE = 1e150
 #: benchmarks per task: in the calling process, large batches amortise numpy's per-call cost
 #: (one batched fit of many samples); with a pool, about 8 tasks per stage spread the load
 SERIAL_BATCH = 256
@@ -360,6 +364,25 @@ class Pipeline:
                                     "tell a change from noise")
 
     @staticmethod
+    def _check_magnitudes(suite: Suite) -> None:
+        """Refuse values whose squares overflow floating point (|x| > 1e150), before any work.
+
+        No measurement is that large: such a value is a misread, and every mean, variance
+        or likelihood a step forms from it is inf or NaN (an EM that never converges, a
+        division by zero). One line naming the file and line, or benchmark and system.
+        """
+        for bench, systems in suite.data.items():
+            for system, sample in systems.items():
+                huge = np.flatnonzero(np.abs(sample.flat) > MAX_MAGNITUDE)
+                if huge.size:
+                    idx = np.unravel_index(int(huge[0]), sample.shape)
+                    where = sample.locate(idx) if sample.positions is not None and sample.source else (
+                        f"benchmark {bench!r}, system {system!r}, measurement {int(huge[0]) + 1}")
+                    more = f" ({huge.size} such values)" if huge.size > 1 else ""
+                    raise DataError(f"{where}: value {float(sample.flat[huge[0]])!r} is too large to compute with"
+                                    f"{more}: beyond ±{MAX_MAGNITUDE:g} sums and squares overflow floating point")
+
+    @staticmethod
     def _label(obj: Any, default: str) -> str:
         if isinstance(obj, str | os.PathLike):
             return Path(obj).name
@@ -380,7 +403,7 @@ class Pipeline:
         return baseline, candidate
 
     def run(self, *inputs: Any, executor: cf.Executor | str | None = None,
-            batch_size: int | None = None) -> Report:
+            batch_size: int | None = None, timeout: float | None = None) -> Report:
         """Run every step on a suite, or on baseline and candidate samples (or file paths).
 
         ``executor`` runs the per-benchmark work: None (serial, the default), ``"process"``
@@ -391,13 +414,19 @@ class Pipeline:
         A step that raises DataError on a benchmark (or on the suite) is recorded in
         ``report.errors`` and the later steps still run; only when no step produces anything
         is the DataError raised. Other exceptions are bugs: they propagate, noting the step
-        and benchmark.
+        and benchmark. ``timeout``: seconds to wait for one task (a batch of benchmarks) of a
+        pool before giving up; a task past it, or a worker process that dies, raises
+        ExecutionError (a one-line message) instead of hanging or surfacing the pool's error.
         """
+        if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, int | float)
+                                    or not timeout > 0):
+            raise ConfigError(f"timeout must be a positive number of seconds or None, got {timeout!r}")
         if not inputs:
             raise DataError("nothing to analyse: give a suite or baseline and candidate samples")
         suite = inputs[0] if len(inputs) == 1 and isinstance(inputs[0], Suite) else self._as_suite(inputs)
         baseline, candidate = self._systems(suite)
         single = len(suite) == 1
+        self._check_magnitudes(suite)
         self._check_inputs(suite, baseline, candidate)
         benchmarks = suite.benchmarks
         per_bench: dict[str, PerBenchmark] = {b: {} for b in benchmarks}
@@ -449,8 +478,9 @@ class Pipeline:
                 step_errors: dict[str, list[tuple[str, str]]] = {s.id: [] for s in stage}
 
                 def collect(lo: int, hi: int, fut: cf.Future, advance: Any,
-                            step_errors: dict = step_errors) -> None:
-                    for b, (new, errs) in zip(benchmarks[lo:hi], fut.result(), strict=True):
+                            step_errors: dict = step_errors, stage: list[Step] = stage) -> None:
+                    for b, (new, errs) in zip(benchmarks[lo:hi], _outcome(fut, timeout, stage, benchmarks[lo:hi]),
+                                              strict=True):
                         per_bench[b].update(new)
                         for step_id, message in errs:
                             step_errors[step_id].append((b, message))
@@ -459,13 +489,19 @@ class Pipeline:
                 label = ", ".join(s.id for s in stage)
                 bar = (progress.task(len(benchmarks), f"{label} ({len(benchmarks)} benchmarks)") if not single
                        else contextlib.nullcontext(lambda n=1: None))  # one benchmark: its steps' own bars
+                # in the calling thread a task runs inside submit(): collect it at once, so the bar moves
+                in_flight = 1 if isinstance(pool, _SerialExecutor) else IN_FLIGHT
                 with bar as advance:
                     pending: collections.deque = collections.deque()  # tasks in flight, bounded: memory
+                    started, first = time.monotonic(), True
                     for lo in range(0, len(benchmarks), size):
                         hi = min(lo + size, len(benchmarks))
                         pending.append((lo, hi, submit(lo, hi)))
-                        if len(pending) >= IN_FLIGHT:
+                        if len(pending) >= in_flight:
                             collect(*pending.popleft(), advance)
+                            if first:  # one task done: say now if the whole stage will clearly take long
+                                first = False
+                                _forecast(label, time.monotonic() - started, hi, len(benchmarks))
                     while pending:
                         collect(*pending.popleft(), advance)
                 for step in stage:  # errors and summaries in step order, benchmarks in suite order
@@ -479,7 +515,11 @@ class Pipeline:
                         continue
                     if summary is not None:
                         suite_results[step.id] = summary
-        finally:
+        except BaseException:
+            if owned:  # do not wait for tasks still running (a timeout, an interrupt)
+                stop_pool(pool)
+            raise
+        else:
             if owned:
                 pool.shutdown()
         if errors and not suite_results and not any(per_bench.values()):
@@ -503,6 +543,42 @@ class Pipeline:
             only_in=dict(suite.only_in),
             data=suite,
         )
+
+
+#: a stage forecast to take longer than this (seconds) is announced when its first task is done
+LONG_STAGE = 120.0
+
+
+def _forecast(label: str, elapsed: float, done: int, total: int) -> None:
+    """Announce (``progress.notice``) a stage whose first tasks say it will take over ``LONG_STAGE``."""
+    if done >= total or done <= 0:
+        return
+    expected = elapsed * total / done
+    if expected > LONG_STAGE:
+        progress.notice(f"{label}: {total} benchmarks will take about {_duration(expected)} at this pace "
+                        f"({done} done in {_duration(elapsed)}); --jobs N spreads them over N processes")
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def _outcome(fut: cf.Future, timeout: float | None, stage: Sequence[Step], names: Sequence[str]) -> Any:
+    """A task's result; a timeout or a dead worker as an ExecutionError naming the steps and benchmarks."""
+    steps = ", ".join(s.id for s in stage)
+    which = f"{names[0]!r}" if len(names) == 1 else f"{names[0]!r} … {names[-1]!r} ({len(names)} benchmarks)"
+    try:
+        return fut.result(timeout=timeout)
+    except cf.TimeoutError:
+        raise ExecutionError(f"step(s) {steps} on {which}: no result within the timeout of {timeout:g} s; "
+                             "give a longer one (--timeout) or check the workers") from None
+    except cf.BrokenExecutor as exc:
+        raise ExecutionError(f"step(s) {steps} on {which}: a worker process died ({type(exc).__name__}: killed, "
+                             "or out of memory?); rerun with fewer --jobs, or without") from None
 
 
 def _summarize(component: Component, suite: Suite, done: Mapping[str, Mapping[str, Result]],
