@@ -32,6 +32,7 @@ from .readers import read
 from .registry import did_you_mean, get_registry
 from .report import Report
 from .results import Result
+from .textsafe import terminal_safe
 
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 DEFAULT_PRESET = "default"
@@ -814,7 +815,7 @@ def _os_message(exc: OSError) -> str:
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.split())
+    return terminal_safe(" ".join(text.split()))
 
 
 if __name__ == "__main__":  # pragma: no cover
