@@ -368,8 +368,8 @@ def _executor(args: argparse.Namespace) -> Iterator[cf.Executor | None]:
         return
     if jobs < 1:
         raise UsageError(f"--jobs must be at least 1, got {jobs}")
-    # workers draw no progress bars: several at once would scribble over one terminal line
-    pool = cf.ProcessPoolExecutor(jobs, initializer=progress.set_reporter, initargs=(None,))
+    # workers draw no progress bars nor notices: several at once would scribble over one terminal line
+    pool = cf.ProcessPoolExecutor(jobs, initializer=progress.silence)
     try:
         yield pool
     except BaseException:

@@ -88,7 +88,10 @@ class Watched(cf.Executor):
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         self._stop.set()
-        self.inner.shutdown(wait=wait, cancel_futures=cancel_futures)
+        if cancel_futures:
+            self.inner.shutdown(wait=wait, cancel_futures=True)
+        else:  # (dask's executor knows no cancel_futures)
+            self.inner.shutdown(wait=wait)
 
 
 def _settle(future: cf.Future, result: Any = None, exception: BaseException | None = None) -> None:

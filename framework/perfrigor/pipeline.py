@@ -17,7 +17,6 @@ import concurrent.futures as cf
 import contextlib
 import inspect
 import os
-import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -215,7 +214,7 @@ def _make_executor(executor: cf.Executor | str | None) -> tuple[cf.Executor, boo
     if executor is None or executor == "serial":
         return _SerialExecutor(), True
     if executor == "process":
-        return cf.ProcessPoolExecutor(max_workers=os.cpu_count() or 1), True
+        return cf.ProcessPoolExecutor(max_workers=os.cpu_count() or 1, initializer=progress.silence), True
     if isinstance(executor, cf.Executor):
         return executor, False
     raise ConfigError(f"executor must be a concurrent.futures.Executor, 'serial' or 'process', got {executor!r}")
@@ -493,15 +492,11 @@ class Pipeline:
                 in_flight = 1 if isinstance(pool, _SerialExecutor) else IN_FLIGHT
                 with bar as advance:
                     pending: collections.deque = collections.deque()  # tasks in flight, bounded: memory
-                    started, first = time.monotonic(), True
                     for lo in range(0, len(benchmarks), size):
                         hi = min(lo + size, len(benchmarks))
                         pending.append((lo, hi, submit(lo, hi)))
                         if len(pending) >= in_flight:
                             collect(*pending.popleft(), advance)
-                            if first:  # one task done: say now if the whole stage will clearly take long
-                                first = False
-                                _forecast(label, time.monotonic() - started, hi, len(benchmarks))
                     while pending:
                         collect(*pending.popleft(), advance)
                 for step in stage:  # errors and summaries in step order, benchmarks in suite order
@@ -543,28 +538,6 @@ class Pipeline:
             only_in=dict(suite.only_in),
             data=suite,
         )
-
-
-#: a stage forecast to take longer than this (seconds) is announced when its first task is done
-LONG_STAGE = 120.0
-
-
-def _forecast(label: str, elapsed: float, done: int, total: int) -> None:
-    """Announce (``progress.notice``) a stage whose first tasks say it will take over ``LONG_STAGE``."""
-    if done >= total or done <= 0:
-        return
-    expected = elapsed * total / done
-    if expected > LONG_STAGE:
-        progress.notice(f"{label}: {total} benchmarks will take about {_duration(expected)} at this pace "
-                        f"({done} done in {_duration(elapsed)}); --jobs N spreads them over N processes")
-
-
-def _duration(seconds: float) -> str:
-    if seconds < 90:
-        return f"{seconds:.0f} s"
-    if seconds < 5400:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"
 
 
 def _outcome(fut: cf.Future, timeout: float | None, stage: Sequence[Step], names: Sequence[str]) -> Any:

@@ -45,17 +45,74 @@ def notice(message: str) -> None:
         _notifier(message)
 
 
+#: a top-level task whose first steps forecast more than this many seconds is announced (notice)
+LONG_TASK = 120.0
+_depth = 0  # tasks open now: only the outermost one forecasts (inner ones are part of it)
+
+
 @contextlib.contextmanager
 def task(total: int, description: str) -> Iterator[Callable[[int], None]]:
-    """A context giving ``advance(n)``; a no-op unless a reporter is installed."""
-    if _reporter is None:
+    """A context giving ``advance(n)``; a no-op unless a reporter or a notifier is installed.
+
+    With a notifier, the outermost task forecasts its duration from its first ``advance``
+    and announces (``notice``) one that will take longer than ``LONG_TASK`` seconds.
+    """
+    global _depth
+    forecast = _forecaster(total, description) if _notifier is not None and _depth == 0 else None
+    if _reporter is None and forecast is None:
         yield lambda n=1: None
         return
-    advance = _reporter.start(total, description)
+    shown = _reporter.start(total, description) if _reporter is not None else None
+
+    def advance(n: int = 1) -> None:
+        if shown is not None:
+            shown(n)
+        if forecast is not None:
+            forecast(n)
+
+    _depth += 1
     try:
         yield advance
     finally:
-        _reporter.finish()
+        _depth -= 1
+        if _reporter is not None:
+            _reporter.finish()
+
+
+def _forecaster(total: int, description: str) -> Callable[[int], None]:
+    """``advance`` that, on its first call, announces a task forecast to exceed ``LONG_TASK``."""
+    import time
+
+    started, state = time.monotonic(), {"done": 0, "said": False}
+
+    def forecast(n: int = 1) -> None:
+        state["done"] += n
+        done = state["done"]
+        if state["said"] or not 0 < done < total:
+            return
+        state["said"] = True
+        elapsed = time.monotonic() - started
+        expected = elapsed * total / done
+        if expected > LONG_TASK:
+            notice(f"{description}: will take about {duration(expected)} at this pace "
+                   f"({done} of {total} done in {duration(elapsed)})")
+
+    return forecast
+
+
+def duration(seconds: float) -> str:
+    """A duration for people: '40 s', '12 min', '3.5 h'."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def silence() -> None:
+    """No bar and no notices (a worker process's initializer: only the parent speaks)."""
+    set_reporter(None)
+    set_notifier(None)
 
 
 class StderrBar:

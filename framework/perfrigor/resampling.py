@@ -239,12 +239,9 @@ def _announce(description: str, n_bootstrap: int, per_replicate: int) -> None:
     """``progress.notice`` up front when the draws will clearly take minutes or more."""
     draws = int(n_bootstrap) * int(per_replicate)
     if draws >= LONG_DRAWS:
-        seconds = draws * 5e-9
-        took = f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min" if seconds < 5400 else \
-            f"{seconds / 3600:.1f} h"
         progress.notice(f"{description}: {n_bootstrap} replicates of {per_replicate} values ({draws:.2g} draws) "
-                        f"will take a while (about {took} at 5 ns a draw); fewer replicates (n_bootstrap) or "
-                        "a coarser resampling shorten it")
+                        f"will take a while (about {progress.duration(draws * 5e-9)} at 5 ns a draw); fewer "
+                        "replicates (n_bootstrap) or a coarser resampling shorten it")
 
 
 def default_chunk_size(*shapes: Sequence[int]) -> int:

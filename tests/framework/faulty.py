@@ -32,3 +32,8 @@ class Sleeps(pr.Estimator):
     def estimate(self, sample):
         time.sleep(self.seconds)
         return pr.Estimate(estimate=1.0)
+
+
+def die(*args, **kwargs):
+    """A task that kills the worker process running it."""
+    os._exit(9)

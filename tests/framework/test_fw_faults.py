@@ -28,8 +28,6 @@ from perfrigor.output import write_atomically
 from perfrigor.textsafe import terminal_safe
 from perfrigor_plugins.gmm import em
 
-PIPELINE = sys.modules["perfrigor.pipeline"]
-
 
 @contextmanager
 def deadline(seconds: int):
@@ -304,13 +302,31 @@ def test_bar_ticks_while_one_long_piece_of_work_runs():
 
 def test_a_long_stage_is_announced_when_its_first_task_is_done(monkeypatch):
     notes = []
-    monkeypatch.setattr(PIPELINE, "LONG_STAGE", 0.0)
+    monkeypatch.setattr(progress, "LONG_TASK", 0.0)
     previous = progress.set_notifier(notes.append)
     try:
         pr.Pipeline([faulty.Sleeps(seconds=0.01)]).run(suite(4), batch_size=1)
     finally:
         progress.set_notifier(previous)
-    assert len(notes) == 1 and "sleeps: 4 benchmarks will take about" in notes[0]
+    assert len(notes) == 1 and notes[0].startswith("sleeps (4 benchmarks): will take about")
+    assert "(1 of 4 done in" in notes[0]
+
+
+def test_only_the_outermost_task_forecasts_and_short_ones_say_nothing(monkeypatch):
+    notes = []
+    previous = progress.set_notifier(notes.append)
+    try:
+        with progress.task(4, "outer") as advance:
+            monkeypatch.setattr(progress, "LONG_TASK", 0.0)
+            with progress.task(2, "inner") as inner:
+                inner(1)
+            advance(1)
+        monkeypatch.setattr(progress, "LONG_TASK", 3600.0)
+        with progress.task(4, "quick") as advance:
+            advance(1)
+    finally:
+        progress.set_notifier(previous)
+    assert [n.split(":")[0] for n in notes] == ["outer"]
 
 
 def test_a_huge_bootstrap_is_announced_before_it_starts(monkeypatch):
@@ -350,3 +366,31 @@ def test_reports_do_not_print_escape_sequences_from_names(fmt):
     text = pr.registry.get_registry().renderer(fmt).render(report)
     assert "\x1b" not in text and "\x07" not in text
     assert "\\x1b[2J" in text
+
+
+def test_cli_reports_a_dead_worker_in_one_line(files, capsys, monkeypatch):
+    _, old, new = files
+    monkeypatch.setattr(sys.modules["perfrigor.pipeline"], "_run_batch", faulty.die)  # pickled by name: forked
+    tmp = files[0]
+    suite = tmp / "suite.csv"
+    suite.write_text("benchmark,system,value\n" + "".join(
+        f"b{i},{s},{v + 0.1 * k}\n" for i in range(3) for s, v in (("old", 10), ("new", 9)) for k in range(5)))
+    with deadline(120):
+        code, _, err = run(capsys, "run", "--pipeline", "speedup-test", suite, "--jobs", "2")
+    one_error_line(code, err, "a worker process died", "rerun with fewer --jobs")
+
+
+@pytest.mark.slow
+def test_dask_run_whose_only_worker_goes_away_ends_with_an_execution_error():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, processes=True, threads_per_worker=1, dashboard_address=":0") as cluster:
+        client = distributed.Client(cluster.scheduler_address)
+        watched = Watched(client.get_executor(), lambda: len(client.scheduler_info().get("workers", {})),
+                          what="--dask test", grace=2.0)
+        threading.Timer(3.0, cluster.scale, args=(0,)).start()  # the only worker leaves mid-run
+        try:
+            with deadline(120), pytest.raises(pr.errors.ExecutionError, match="no worker has been alive for 2 s"):
+                pr.Pipeline([faulty.Sleeps(seconds=2.0)]).run(suite(4), executor=watched)
+        finally:
+            watched.shutdown(wait=False)
+            client.close()
