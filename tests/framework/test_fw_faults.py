@@ -187,6 +187,13 @@ def test_output_is_written_atomically(tmp_path, monkeypatch):
     monkeypatch.undo()
     write_atomically(target, "new\n")
     assert target.read_text() == "new\n" and (target.stat().st_mode & 0o777) == 0o640
+    fresh = tmp_path / "fresh.txt"
+    old_mask = os.umask(0o027)
+    try:
+        write_atomically(fresh, "x\n")
+    finally:
+        os.umask(old_mask)
+    assert (fresh.stat().st_mode & 0o777) == 0o640  # a new file: what the umask gives, not mkstemp's 0600
 
 
 def test_cli_output_replaces_a_report_and_reports_a_write_failure(files, capsys, monkeypatch):
