@@ -22,14 +22,19 @@ from .errors import ExecutionError
 class Watched(cf.Executor):
     """``inner`` with its tasks failed (ExecutionError) when ``workers()`` stays 0 for ``grace`` seconds.
 
+    Before any worker has been seen, the wait is ``startup`` seconds instead (a cluster that
+    scales up on demand may take a while to start its first worker).
+
     Errors of the executor's own machinery (exception classes from ``foreign_modules``, e.g.
     dask's ``KilledWorker`` after a task killed its workers) become ExecutionErrors too.
     """
 
     def __init__(self, inner: cf.Executor, workers: Callable[[], int], what: str = "the executor",
-                 grace: float = 10.0, poll: float = 0.5, foreign_modules: tuple[str, ...] = ("distributed",)) -> None:
+                 grace: float = 10.0, poll: float = 0.5, foreign_modules: tuple[str, ...] = ("distributed",),
+                 startup: float = 120.0) -> None:
         self.inner, self.workers, self.what = inner, workers, what
-        self.grace, self.poll, self.foreign_modules = grace, poll, foreign_modules
+        self.grace, self.poll, self.foreign_modules, self.startup = grace, poll, foreign_modules, startup
+        self._seen = False  # has a worker been alive yet?
         self._pending: set[cf.Future] = set()
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -77,12 +82,15 @@ class Watched(cf.Executor):
             except Exception:  # noqa: BLE001 - the scheduler itself is gone: as good as no worker
                 alive = 0
             if alive:
-                idle_since = None
+                idle_since, self._seen = None, True
                 continue
             idle_since = idle_since if idle_since is not None else time.monotonic()
-            if time.monotonic() - idle_since >= self.grace:
-                error = ExecutionError(f"{self.what}: no worker has been alive for {self.grace:g} s while "
-                                       f"{len(pending)} task(s) waited (a worker died?); start workers and rerun")
+            limit = self.grace if self._seen else self.startup
+            if time.monotonic() - idle_since >= limit:
+                why = (f"no worker has been alive for {limit:g} s while {len(pending)} task(s) waited (a worker "
+                       "died?)" if self._seen else f"no worker joined in {limit:g} s while {len(pending)} task(s) "
+                       "waited")
+                error = ExecutionError(f"{self.what}: {why}; start workers and rerun")
                 for f in pending:
                     _settle(f, exception=error)
 

@@ -242,12 +242,29 @@ def test_cli_timeout_must_be_positive(files, capsys):
 
 def test_lost_cluster_workers_fail_the_tasks_instead_of_hanging():
     release = threading.Event()
-    inner = cf.ThreadPoolExecutor(1)
-    watched = Watched(inner, workers=lambda: 0, what="--dask tcp://x", grace=0.2, poll=0.05)
+    alive = [1]
+    watched = Watched(cf.ThreadPoolExecutor(1), workers=lambda: alive[0], what="--dask tcp://x", grace=0.2,
+                      poll=0.05, startup=30.0)
     try:
         fut = watched.submit(release.wait, 30)
-        with pytest.raises(pr.errors.ExecutionError, match="no worker has been alive for 0.2 s"):
+        time.sleep(0.3)
+        assert not fut.done()  # a worker is alive: the task may take its time
+        alive[0] = 0  # ... and then it dies
+        with pytest.raises(pr.errors.ExecutionError, match="--dask tcp://x: no worker has been alive for 0.2 s"):
             fut.result(timeout=10)
+    finally:
+        release.set()
+        watched.shutdown()
+
+
+def test_a_cluster_without_workers_gets_a_startup_delay_then_an_error():
+    release = threading.Event()
+    watched = Watched(cf.ThreadPoolExecutor(1), workers=lambda: 0, grace=0.05, poll=0.05, startup=0.5)
+    try:
+        start = time.monotonic()
+        with pytest.raises(pr.errors.ExecutionError, match="no worker joined in 0.5 s"):
+            watched.submit(release.wait, 30).result(timeout=10)
+        assert time.monotonic() - start >= 0.45
     finally:
         release.set()
         watched.shutdown()
