@@ -81,6 +81,15 @@ def test_nan_and_infinite_parameters_are_refused(files, capsys, param, needle):
     one_error_line(*run(capsys, "compare", old, new, "--param", param)[::2], needle)
 
 
+def test_a_confidence_next_to_one_is_not_an_internal_error(files, capsys):
+    _, old, new = files
+    code, out, err = run(capsys, "compare", old, new, "--param", "verdict.confidence=0.9999999999999999")
+    assert code == 0, err
+    assert "any factor slower" in out or "unclear" in out
+    shift = pr.stats.hodges_lehmann(np.arange(40.0), np.arange(40.0) + 3, confidence=0.9999999999999999)
+    assert shift.ci_low is None and shift.ci_high is None
+
+
 def test_infinity_is_accepted_where_a_parameter_allows_it():
     import attrs
 
