@@ -27,9 +27,19 @@ from .results import Result
 # ---------------------------------------------------------------- parameters
 
 
+#: the levels every method can compute with: beyond them a two-sided quantile rounds to 0 or to
+#: infinity in floating point ((1 + 0.9999999999999999) / 2 == 1.0), and intervals, sample sizes
+#: and test levels derived from it divide by zero or overflow
+CONFIDENCE_RANGE = (1e-6, 1 - 1e-9)
+
+
 def _check_confidence(instance: Any, attribute: attrs.Attribute, value: float) -> None:
     if not (isinstance(value, int | float) and 0.0 < float(value) < 1.0):
         raise ValueError(f"{attribute.name} must be a level strictly between 0 and 1 (e.g. 0.95), got {value!r}")
+    low, high = CONFIDENCE_RANGE
+    if not low <= value <= high:
+        raise ValueError(f"{attribute.name} = {value!r} is too close to {0 if value < low else 1} to compute "
+                         f"with; give a level in [{low:g}, {high!r}]")
 
 
 def confidence_param(default: float = 0.95) -> Any:

@@ -81,13 +81,20 @@ def test_nan_and_infinite_parameters_are_refused(files, capsys, param, needle):
     one_error_line(*run(capsys, "compare", old, new, "--param", param)[::2], needle)
 
 
-def test_a_confidence_next_to_one_is_not_an_internal_error(files, capsys):
+@pytest.mark.parametrize("level", ["0.9999999999999999", "1e-16"])
+def test_a_confidence_the_quantiles_cannot_express_is_refused(files, capsys, level):
     _, old, new = files
-    code, out, err = run(capsys, "compare", old, new, "--param", "verdict.confidence=0.9999999999999999")
-    assert code == 0, err
-    assert "any factor slower" in out or "unclear" in out
+    code, _, err = run(capsys, "compare", old, new, "--param", f"verdict.confidence={level}")
+    one_error_line(code, err, "verdict: confidence", "to compute with; give a level in [1e-06, 0.999999999]")
+    assert pr.get("verdict", confidence=0.999999999).confidence == 0.999999999
+
+
+def test_functions_given_a_confidence_next_to_one_do_not_overflow():
+    from perfrigor_plugins.verdict.reasons import pct
+
     shift = pr.stats.hodges_lehmann(np.arange(40.0), np.arange(40.0) + 3, confidence=0.9999999999999999)
     assert shift.ci_low is None and shift.ci_high is None
+    assert pct(0.0) == "any factor slower" and pct(0.5) == "2x slower"
 
 
 def test_infinity_is_accepted_where_a_parameter_allows_it():
@@ -427,3 +434,17 @@ def test_dask_run_whose_only_worker_goes_away_ends_with_an_execution_error():
         finally:
             watched.shutdown(wait=False)
             client.close()
+
+
+def test_extreme_but_valid_levels_of_suite_methods_end_in_a_result(tmp_path, capsys):
+    rows = ["benchmark,system,time"] + [f"b{i},{s},{v + 0.01 * k}" for i in range(6)
+                                        for s, v in (("old", 10 + i), ("new", 9 + i)) for k in range(5)]
+    data = tmp_path / "suite.csv"
+    data.write_text("\n".join(rows) + "\n")
+    config = tmp_path / "c.toml"
+    config.write_text('[[steps]]\ncomponent = "hpt"\nbenchmark_confidence = 0.9999999\n')
+    code, out, err = run(capsys, "run", config, data)
+    assert code == 0, err
+    assert "more than 12 runs per system" in out
+    config.write_text('[[steps]]\ncomponent = "accelerated-proportion"\nprecision = 1e-300\n')
+    one_error_line(*run(capsys, "run", config, data)[::2], "precision must lie in (1e-09, 1.0), got 1e-300")

@@ -80,7 +80,8 @@ class AcceleratedProportion(pr.Comparator):
     one_sided: ClassVar[bool] = True  # a share of accelerated benchmarks: a low one is no slowdown
     confidence: float = pr.confidence_param()
     method: str = pr.choice_param("wilson-cc", *METHODS)
-    precision: float = pr.float_param(0.05, minimum=0.0, maximum=1.0, strict=True)
+    #: half-width wanted for the proportion's interval (its square divides: 1e-9 keeps it finite)
+    precision: float = pr.float_param(0.05, minimum=1e-9, maximum=1.0, strict=True)
     statistic: str = pr.choice_param("mean", "median")
     test_confidence: float = pr.confidence_param()
     step: str | None = attrs.field(default=None, validator=attrs.validators.optional(
