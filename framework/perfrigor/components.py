@@ -78,12 +78,27 @@ def int_param(default: int | None, minimum: int = 1, optional: bool = False,
     return attrs.field(default=default, validator=check)
 
 
+#: where Linux states a container's memory limit (cgroup v2, then v1); "max" or a huge number: none
+_CGROUP_LIMITS = ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes")
+
+
 def machine_memory() -> int | None:
-    """Physical memory of this machine in bytes (None where the system does not say)."""
+    """Memory this process may use, in bytes: the physical memory, or a container's smaller
+    limit (cgroups); None where the system does not say."""
     try:
-        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+        total: int | None = int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
     except (AttributeError, ValueError, OSError):
-        return None
+        total = None
+    for path in _CGROUP_LIMITS:
+        try:
+            with open(path, encoding="ascii") as handle:
+                limit = int(handle.read().strip())
+        except (OSError, ValueError):  # absent, or "max"
+            continue
+        if total is None or limit < total:
+            total = limit
+        break
+    return total
 
 
 def _size(n_bytes: float) -> str:

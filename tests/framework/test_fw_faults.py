@@ -448,3 +448,17 @@ def test_extreme_but_valid_levels_of_suite_methods_end_in_a_result(tmp_path, cap
     assert "more than 12 runs per system" in out
     config.write_text('[[steps]]\ncomponent = "accelerated-proportion"\nprecision = 1e-300\n')
     one_error_line(*run(capsys, "run", config, data)[::2], "precision must lie in (1e-09, 1.0), got 1e-300")
+
+
+def test_memory_limit_is_the_smaller_of_the_machine_and_its_container(monkeypatch, tmp_path):
+    components = sys.modules["perfrigor.components"]  # (pr.components is a function)
+    physical = components.machine_memory()
+    limit = tmp_path / "memory.max"
+    limit.write_text("1048576\n")
+    monkeypatch.setattr(components, "_CGROUP_LIMITS", (str(tmp_path / "absent"), str(limit)))
+    assert components.machine_memory() == 1048576
+    with pytest.raises(pr.ConfigError, match=r"n_bootstrap = 100000 needs about 3.05 MiB of memory, more than "
+                                             r"this machine's 1 MiB \(at most about 32768 fit\)"):
+        pr.get("bootstrap-ratio", n_bootstrap=100_000)
+    limit.write_text("max\n")
+    assert components.machine_memory() == physical
