@@ -11,6 +11,9 @@ import perfrigor as pr
 
 from .results import KsFitResult, MixtureFit
 
+#: memory held per KSfit replicate: its statistic, chosen K and refit bookkeeping (a few arrays)
+REPLICATE_BYTES = 64
+
 
 def max_components_param() -> Any:
     """K is searched in 1..max_components (mclust's default G = 1:9)."""
@@ -54,9 +57,11 @@ class MixtureGoodnessOfFit(pr.Test):
     #: the conformance battery checks the contract, not the statistics: K in 1..3 keeps it to ~2 s
     #: (every one of the 200 replicates refits G = 1..max_components for both models)
     example_params: ClassVar[dict[str, Any]] = {"n_bootstrap": 200, "max_components": 3}
-    n_bootstrap: int = pr.int_param(500, minimum=200, help="parametric bootstrap replicates calibrating the KS distance")
+    n_bootstrap: int = pr.int_param(500, minimum=200, bytes_each=REPLICATE_BYTES,
+                                    help="parametric bootstrap replicates calibrating the KS distance")
     confidence: float = pr.confidence_param(help="level of the test: the fit is rejected when p < 1 - confidence")
-    undersampling: float = pr.float_param(1.0, minimum=0.0, maximum=1.0, help="share of the values each replicate draws (the paper uses 0.9 for large samples; 1: all)")
+    undersampling: float = pr.float_param(1.0, minimum=0.0, maximum=1.0, help="share of the values each "
+                                          "replicate draws (the paper uses 0.9 for large samples; 1: all)")
     max_components: int = max_components_param()
     model: str = model_param()
     random_state: Any = pr.random_state_param()

@@ -17,6 +17,9 @@ import perfrigor as pr
 
 from ._input import prepare, warmup_param
 
+#: memory held per bootstrap replicate: its mean, and the copy the percentile interval partitions
+REPLICATE_BYTES = 16
+
 
 def _check_resampling(instance: Any, attribute: attrs.Attribute, value: str) -> None:
     word = value.strip().lower() if isinstance(value, str) else None
@@ -57,7 +60,8 @@ class MeanCI(pr.Estimator):
 
     confidence: float = pr.confidence_param(help="level of the interval of the mean")
     method: str = pr.choice_param("t", "bootstrap", help="'t' interval on top-level means or hierarchical 'bootstrap'")
-    n_bootstrap: int = pr.int_param(10_000, minimum=100, help="bootstrap replicates (method 'bootstrap')")
+    n_bootstrap: int = pr.int_param(10_000, minimum=100, bytes_each=REPLICATE_BYTES,
+                                    help="bootstrap replicates (method 'bootstrap')")
     random_state: Any = pr.random_state_param()
     #: bootstrap variant: "all" levels resampled (the paper's RRR), "top", "flat" or R/N letters
     resampling: str = attrs.field(metadata={"help": "levels resampled: 'all' (the paper's RRR), 'top', 'flat', or an R/N pattern"}, default="all", validator=_check_resampling)
