@@ -590,8 +590,8 @@ def _param_lines(component: str, params: Sequence[ParamInfo]) -> list[str]:
     """The parameters as an aligned table: name, default, allowed values, help."""
     if not params:
         return ["Parameters: none."]
-    rows = [(p.name, "(required)" if p.required else repr(p.default), " | ".join(p.choices) if p.choices else (p.range or ""), p.help or "")
-            for p in params]
+    rows = [(p.name, "(required)" if p.required else repr(p.default),
+             " | ".join(p.choices) if p.choices else (p.range or ""), p.help or "") for p in params]
     widths = [max(len(r[i]) for r in rows) for i in range(3)]
     out = [f"Parameters (set with --param {component}.NAME=VALUE or in a config's step):"]
     for row in rows:

@@ -37,10 +37,10 @@ class Report:
     """Outcome of :meth:`Pipeline.run`.
 
     ``benchmark_results[benchmark][step_id][key]`` holds per-benchmark results
-    (key: a system name or a :class:`PairKey`, written ``"baseline -> candidate"`` by ``to_dict``); ``suite_results[step_id]``
-    holds suite-level results; ``errors`` lists steps that could not run on a
-    benchmark and why; ``skipped`` the steps that do not apply to this input (a
-    suite method given one benchmark) and why.
+    (key: a system name or a :class:`PairKey`, written ``"baseline -> candidate"`` by
+    ``to_dict``); ``suite_results[step_id]`` holds suite-level results; ``errors`` lists
+    steps that could not run on a benchmark and why; ``skipped`` the steps that do not
+    apply to this input (a suite method given one benchmark) and why.
     """
 
     pipeline: str

@@ -169,8 +169,11 @@ class ProbFaster(_MixtureComparator):
 
     name: ClassVar[str] = "prob-faster"
     estimate_kind: ClassVar[str] = "probability"
-    margin: float = pr.float_param(0.0, help="a candidate run counts as faster only by more than this, in the data's unit")
-    ties: str = pr.choice_param("strict", "half", help="equal runs count as not faster ('strict') or half ('half')")
+    margin: float = pr.float_param(0.0,
+                                   help="a candidate run counts as faster only by more than this, in the "
+                                        "data's unit")
+    ties: str = pr.choice_param("strict", "half",
+                                help="equal runs count as not faster ('strict') or half ('half')")
 
     def compare(self, baseline: Any, candidate: Any) -> pr.Comparison:
         sides = self._sides({"baseline": baseline, "candidate": candidate})
@@ -202,7 +205,8 @@ class ProbFastest(_MixtureComparator):
     name: ClassVar[str] = "prob-fastest"
     estimate_kind: ClassVar[str] = "probability"
     multi_system: ClassVar[bool] = True
-    ties: str = pr.choice_param("strict", "half", help="equal runs count as not fastest ('strict') or shared ('half')")
+    ties: str = pr.choice_param("strict", "half",
+                                help="equal runs count as not fastest ('strict') or shared ('half')")
 
     def _probabilities(self, sides: Mapping[str, _Side]) -> tuple[dict[str, float | None], dict[str, float]]:
         names = list(sides)

@@ -59,7 +59,8 @@ class MixtureGoodnessOfFit(pr.Test):
     example_params: ClassVar[dict[str, Any]] = {"n_bootstrap": 200, "max_components": 3}
     n_bootstrap: int = pr.int_param(500, minimum=200, bytes_each=REPLICATE_BYTES,
                                     help="parametric bootstrap replicates calibrating the KS distance")
-    confidence: float = pr.confidence_param(help="level of the test: the fit is rejected when p < 1 - confidence")
+    confidence: float = pr.confidence_param(help="level of the test: the fit is rejected when p < 1 - "
+                                                 "confidence")
     undersampling: float = pr.float_param(1.0, minimum=0.0, maximum=1.0, help="share of the values each "
                                           "replicate draws (the paper uses 0.9 for large samples; 1: all)")
     max_components: int = max_components_param()

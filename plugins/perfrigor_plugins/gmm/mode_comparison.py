@@ -120,8 +120,12 @@ class ModeComparisonComparator(pr.Comparator):
     confidence: float = pr.confidence_param(help="level of the per-mode intervals and of the shares test")
     max_components: int = max_components_param()
     model: str = model_param()
-    separation: float = pr.float_param(SEPARATION, minimum=0.0, strict=True, help="Ashman's D above which neighbouring mixture components are distinct modes")
-    min_gap: float = pr.float_param(MIN_GAP, minimum=0.0, help="relative gap between neighbouring components below which they are one mode")
+    separation: float = pr.float_param(SEPARATION, minimum=0.0, strict=True,
+                                       help="Ashman's D above which neighbouring mixture components are "
+                                            "distinct modes")
+    min_gap: float = pr.float_param(MIN_GAP, minimum=0.0,
+                                    help="relative gap between neighbouring components below which they are "
+                                         "one mode")
 
     @classmethod
     def prepare(cls, jobs: Sequence[pr.BenchmarkJob]) -> None:

@@ -64,7 +64,8 @@ class HPT(pr.Comparator):
     normalize: str = pr.choice_param("baseline-median", *NORMALIZATIONS, help="each benchmark's reference "
                                      "score: the baseline's median, the baseline's first run, or 'none'")
     #: the search walks a grid of hundredths up to here: 10^4 (a million points) is far past any real speedup
-    max_speedup: float = pr.float_param(100.0, minimum=1.0, maximum=MAX_SEARCH, help="where the r-Speedup search stops")
+    max_speedup: float = pr.float_param(100.0, minimum=1.0, maximum=MAX_SEARCH,
+                                        help="where the r-Speedup search stops")
 
     def compare(self, baseline: Any, candidate: Any) -> pr.Comparison:
         scores = prepare(baseline, candidate, self.normalize)

@@ -133,7 +133,9 @@ class Independence(pr.Estimator):
     """
 
     name: ClassVar[str] = "independence"
-    confidence: float = pr.confidence_param(0.9, help="level of the checks (0.9: a dependence is flagged when p < 0.1)")
+    confidence: float = pr.confidence_param(0.9,
+                                            help="level of the checks (0.9: a dependence is flagged when p "
+                                                 "< 0.1)")
 
     def estimate(self, sample: Any) -> IndependenceResult:
         s = pr.as_sample(sample)

@@ -59,12 +59,14 @@ class MeanCI(pr.Estimator):
     describes: ClassVar[bool] = True
 
     confidence: float = pr.confidence_param(help="level of the interval of the mean")
-    method: str = pr.choice_param("t", "bootstrap", help="'t' interval on top-level means or hierarchical 'bootstrap'")
+    method: str = pr.choice_param("t", "bootstrap",
+                                  help="'t' interval on top-level means or hierarchical 'bootstrap'")
     n_bootstrap: int = pr.int_param(10_000, minimum=100, bytes_each=REPLICATE_BYTES,
                                     help="bootstrap replicates (method 'bootstrap')")
     random_state: Any = pr.random_state_param()
     #: bootstrap variant: "all" levels resampled (the paper's RRR), "top", "flat" or R/N letters
-    resampling: str = attrs.field(metadata={"help": "levels resampled: 'all' (the paper's RRR), 'top', 'flat', or an R/N pattern"}, default="all", validator=_check_resampling)
+    resampling: str = attrs.field(default="all", validator=_check_resampling, metadata={
+        "help": "levels resampled: 'all' (the paper's RRR), 'top', 'flat', or an R/N pattern"})
     warmup: int = warmup_param()
 
     def estimate(self, sample: Any) -> pr.Estimate:

@@ -107,16 +107,26 @@ class ExperimentPlanner(pr.Estimator):
     example_params: ClassVar[dict[str, Any]] = {"costs": [10.0, 100.0]}
 
     #: c_1 .. c_n, lowest level first, in measurements (see planning.py); libkalibera: one per level
-    costs: tuple[float, ...] = attrs.field(metadata={"help": "cost of one repetition per level, lowest level first, in measurements (libkalibera: one per level)"}, converter=_to_costs, validator=_check_costs)
+    costs: tuple[float, ...] = attrs.field(converter=_to_costs, validator=_check_costs, metadata={
+        "help": "cost of one repetition per level, lowest level first, in measurements (libkalibera: one "
+                "per level)"})
     #: "measurements" (the paper's c_i) or "libkalibera" (time per level, highest first, measurement last)
-    cost_convention: str = pr.choice_param("measurements", "libkalibera", help="'measurements' (the paper's c_i) or 'libkalibera' (time per level, highest first, measurement last)")
+    cost_convention: str = pr.choice_param("measurements", "libkalibera",
+                                           help="'measurements' (the paper's c_i) or 'libkalibera' (time "
+                                                "per level, highest first, measurement last)")
     #: total budget: in measurements, or in time when measurement_time is given (libkalibera: its time unit)
-    budget: float | None = pr.float_param(None, minimum=0, optional=True, strict=True, help="total budget: in measurements, or in time when measurement_time is given")
+    budget: float | None = pr.float_param(None, minimum=0, optional=True, strict=True,
+                                          help="total budget: in measurements, or in time when "
+                                               "measurement_time is given")
     #: time of one lowest-level measurement in the budget's time unit, or "mean" (the pilot's mean
     #: measurement, when the measurements are times); None: the budget is in measurements
-    measurement_time: float | str | None = attrs.field(metadata={"help": "time of one lowest-level measurement in the budget's unit, or 'mean' (the pilot's mean); None: budget in measurements"}, default=None, validator=_check_measurement_time)
+    measurement_time: float | str | None = attrs.field(default=None, validator=_check_measurement_time, metadata={
+        "help": "time of one lowest-level measurement in the budget's unit, or 'mean' (the pilot's "
+                "mean); None: budget in measurements"})
     #: wanted half-width of the t-interval as a fraction of the mean (0.02: ±2%)
-    target_half_width: float | None = pr.float_param(None, minimum=0, optional=True, strict=True, help="wanted half-width of the t-interval as a fraction of the mean (0.02: ±2%)")
+    target_half_width: float | None = pr.float_param(None, minimum=0, optional=True, strict=True,
+                                                     help="wanted half-width of the t-interval as a "
+                                                          "fraction of the mean (0.02: ±2%)")
     confidence: float = pr.confidence_param(help="level of the interval the plan aims at")
     warmup: int = warmup_param()
 

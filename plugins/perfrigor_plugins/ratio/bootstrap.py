@@ -40,7 +40,8 @@ class BootstrapRatio(pr.Comparator):
 
     confidence: float = pr.confidence_param(help="level of the percentile interval")
     threshold: float = threshold_param()
-    n_bootstrap: int = pr.int_param(10_000, minimum=10, bytes_each=REPLICATE_BYTES, help="bootstrap replicates")
+    n_bootstrap: int = pr.int_param(10_000, minimum=10, bytes_each=REPLICATE_BYTES,
+                                    help="bootstrap replicates")
     resample: str = attrs.field(default="all", validator=_check_resample, metadata={
         "help": "levels resampled: 'all' (the paper's RRR), 'top', 'flat', or an R/N pattern such as 'RRN'"})
     random_state: Any = pr.random_state_param()

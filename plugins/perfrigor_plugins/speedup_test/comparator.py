@@ -62,12 +62,21 @@ class SpeedupTest(pr.Comparator):
     name: ClassVar[str] = "speedup-test"
     shorthands: ClassVar[tuple[str, ...]] = ("weight",)
     one_sided: ClassVar[bool] = True  # tests "the candidate is faster" only
-    statistic: str = pr.choice_param("mean", "median", help="whose speedup is tested: the mean's or the median's")
-    confidence: float = pr.confidence_param(help="level of the decision and of every auxiliary test (1 - alpha)")
-    large: int = pr.int_param(30, minimum=2, help="samples are large when both have more runs than this (the t test is then admitted)")
-    large_variance_check: bool = attrs.field(metadata={"help": "run the F test of equal variances for large samples too"}, default=True, validator=attrs.validators.instance_of(bool))
-    small_shift: str = pr.choice_param("cannot-conclude", "warn", help="what a Kolmogorov-Smirnov rejection on small samples does: 'cannot-conclude' or 'warn'")
-    weight: str = pr.choice_param("custom", "equal", "fraction", help="suite's overall speedup: 'custom' (the suite's weights), 'equal', or 'fraction' (the baseline's own statistic, as the original tool)")
+    statistic: str = pr.choice_param("mean", "median",
+                                     help="whose speedup is tested: the mean's or the median's")
+    confidence: float = pr.confidence_param(help="level of the decision and of every auxiliary test (1 - "
+                                                 "alpha)")
+    large: int = pr.int_param(30, minimum=2,
+                              help="samples are large when both have more runs than this (the t test is "
+                                   "then admitted)")
+    large_variance_check: bool = attrs.field(default=True, validator=attrs.validators.instance_of(bool), metadata={
+        "help": "run the F test of equal variances for large samples too"})
+    small_shift: str = pr.choice_param("cannot-conclude", "warn",
+                                       help="what a Kolmogorov-Smirnov rejection on small samples does: "
+                                            "'cannot-conclude' or 'warn'")
+    weight: str = pr.choice_param("custom", "equal", "fraction",
+                                  help="suite's overall speedup: 'custom' (the suite's weights), 'equal', "
+                                       "or 'fraction' (the baseline's own statistic, as the original tool)")
     #: where ``confidence`` came from: "parameter", or "benchmark" (a suite row's own level)
     confidence_source: str = attrs.field(default="parameter", init=False, eq=False)
 

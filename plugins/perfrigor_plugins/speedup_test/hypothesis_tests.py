@@ -125,7 +125,8 @@ class ShapiroWilk(pr.Test):
 
     name: ClassVar[str] = "shapiro-wilk"
     n_samples: ClassVar[int] = 1
-    confidence: float = pr.confidence_param(help="level of the test: normality is rejected when p < 1 - confidence")
+    confidence: float = pr.confidence_param(help="level of the test: normality is rejected when p < 1 - "
+                                                 "confidence")
 
     def test(self, x: Any, y: Any = None) -> pr.TestResult:
         if y is not None:
@@ -141,7 +142,9 @@ class FisherF(pr.Test):
 
     name: ClassVar[str] = "fisher-f"
     confidence: float = pr.confidence_param(help="level of the test (1 - alpha)")
-    alternative: str = pr.choice_param("two-sided", *ALTERNATIVES, help="alternative hypothesis about the variance ratio baseline/candidate")
+    alternative: str = pr.choice_param("two-sided", *ALTERNATIVES,
+                                       help="alternative hypothesis about the variance ratio "
+                                            "baseline/candidate")
 
     def test(self, x: Any, y: Any = None) -> pr.TestResult:
         xv, yv, lower = two_samples(x, y)
@@ -158,7 +161,9 @@ class StudentT(pr.Test):
     name: ClassVar[str] = "student-t"
     equal_var: ClassVar[bool] = True
     confidence: float = pr.confidence_param(help="level of the test (1 - alpha)")
-    alternative: str = pr.choice_param("greater", *ALTERNATIVES, help="alternative hypothesis: 'greater' = the candidate is faster (the Speedup-Test's one-sided test)")
+    alternative: str = pr.choice_param("greater", *ALTERNATIVES,
+                                       help="alternative hypothesis: 'greater' = the candidate is faster "
+                                            "(the Speedup-Test's one-sided test)")
 
     def test(self, x: Any, y: Any = None) -> pr.TestResult:
         xv, yv, lower = two_samples(x, y)
@@ -187,10 +192,15 @@ class WilcoxonMannWhitney(pr.Test):
 
     name: ClassVar[str] = "wilcoxon-mann-whitney"
     confidence: float = pr.confidence_param(help="level of the test (1 - alpha)")
-    alternative: str = pr.choice_param("greater", *ALTERNATIVES, help="alternative hypothesis: 'greater' = the candidate is faster (the Speedup-Test's one-sided test)")
-    exact: bool | None = attrs.field(metadata={"help": "exact p-value (True/False); None: exact below 50 runs without ties, as R"}, default=None, validator=attrs.validators.optional(
+    alternative: str = pr.choice_param("greater", *ALTERNATIVES,
+                                       help="alternative hypothesis: 'greater' = the candidate is faster "
+                                            "(the Speedup-Test's one-sided test)")
+    exact: bool | None = attrs.field(metadata={"help": "exact p-value (True/False); None: exact below 50 "
+                                                          "runs without ties, as R"},
+                                     default=None, validator=attrs.validators.optional(
         attrs.validators.instance_of(bool)))
-    correct: bool = attrs.field(metadata={"help": "continuity correction of the normal approximation, as R"}, default=True, validator=attrs.validators.instance_of(bool))
+    correct: bool = attrs.field(default=True, validator=attrs.validators.instance_of(bool), metadata={
+        "help": "continuity correction of the normal approximation, as R"})
 
     def test(self, x: Any, y: Any = None) -> pr.TestResult:
         xv, yv, lower = two_samples(x, y)
@@ -210,9 +220,13 @@ class KolmogorovSmirnov(pr.Test):
 
     name: ClassVar[str] = "kolmogorov-smirnov"
     confidence: float = pr.confidence_param(help="level of the test (1 - alpha)")
-    alternative: str = pr.choice_param("two-sided", *ALTERNATIVES, help="alternative hypothesis about the two distributions")
-    center: str = pr.choice_param("none", "median", help="'median': subtract each sample's median first (checks the location-shift model)")
-    exact: bool | None = attrs.field(metadata={"help": "exact p-value (True/False); None: R's choice"}, default=None, validator=attrs.validators.optional(
+    alternative: str = pr.choice_param("two-sided", *ALTERNATIVES,
+                                       help="alternative hypothesis about the two distributions")
+    center: str = pr.choice_param("none", "median",
+                                  help="'median': subtract each sample's median first (checks the "
+                                       "location-shift model)")
+    exact: bool | None = attrs.field(metadata={"help": "exact p-value (True/False); None: R's choice"},
+                                     default=None, validator=attrs.validators.optional(
         attrs.validators.instance_of(bool)))
 
     def test(self, x: Any, y: Any = None) -> pr.TestResult:

@@ -40,9 +40,13 @@ class VerdictStep(pr.Comparator):
 
     name: ClassVar[str] = "verdict"
     confidence: float = pr.confidence_param(help="level of the intervals and tests behind each verdict")
-    threshold: float = attrs.field(metadata={"help": "the smallest relative change that matters (0.01: an interval within ±1% is 'same')"}, default=0.01, converter=lambda v: float(v) if isinstance(v, int) and not
+    threshold: float = attrs.field(metadata={"help": "the smallest relative change that matters (0.01: an "
+                                                        "interval within ±1% is 'same')"},
+                                   default=0.01, converter=lambda v: float(v) if isinstance(v, int) and not
                                    isinstance(v, bool) else v, validator=_check_threshold)
-    statistic: str = pr.choice_param("auto", "median", "mean", help="what flat, independent runs are compared on: 'median', 'mean', or 'auto' (the speedup-test step's, else the median)")
+    statistic: str = pr.choice_param("auto", "median", "mean",
+                                     help="what flat, independent runs are compared on: 'median', 'mean', "
+                                          "or 'auto' (the speedup-test step's, else the median)")
 
     def compare(self, baseline: Any, candidate: Any) -> pr.Verdict:
         samples = {"baseline": pr.as_sample(baseline, what="baseline"),
