@@ -135,9 +135,8 @@ def verdict(decision: str, ratio: float, low: float | None, high: float | None, 
         head = "no significant change"
     change = _percent_beside(ratio - 1, half)
     return (f"{head}: mean {what} {_interval_words(ratio - 1, low - 1, high - 1, half)} with {confidence:.0%} "
-            f"confidence (estimate {'' if change.startswith('-') or change == '0%' else '+'}{change}; "
-            f"ratio new/old {ratio:.4g}, CI {low:.4g} to {high:.4g}; "
-            f"speedup {speedup:.4g}x)")
+            f"confidence (estimate {'' if change.startswith('-') or change == '0%' else '+'}{change}, "
+            f"ratio new/old {ratio:.4g}; speedup {speedup:.4g}x)")
 
 
 def comparison(*, method: str, ratio: float, low: float | None, high: float | None, confidence: float,
