@@ -50,7 +50,7 @@ def test_verdict_rounds_the_centre_and_estimate_like_the_half_width():
                            "(estimate 0%,"), text
     assert "e-" not in text.split(", ratio")[0]
     # precision follows the half-width: 19.8% -> one decimal; 2.5% -> two decimals when needed
-    assert "mean time between 14.6% and 54.2% lower" in verdict("beyond", 0.6494, 0.4576, 0.8544, 0.95, 0.0, True, 1.54)
+    assert "mean time between 15% and 54% lower" in verdict("beyond", 0.6494, 0.4576, 0.8544, 0.95, 0.0, True, 1.54)
     assert "(estimate -35.1%," in verdict("beyond", 0.6494, 0.4576, 0.8544, 0.95, 0.0, True, 1.54)
     assert "(estimate +12.35%," in verdict("beyond", 1.12345, 1.1, 1.15, 0.95, 0.0, True, 0.89)
 
@@ -87,5 +87,5 @@ def test_plus_minus_only_around_the_estimate():
     # one interval per sentence: the change's; the new/old ratio only as a labelled point ("ratio new/old")
     assert "CI" not in text and "ratio new/old 0.902;" in text
     # one-sided intervals name both ends on their side; symmetric ones keep the paper's form
-    assert "between 1% and 9% higher" in verdict("beyond", 1.04, 1.01, 1.09, 0.95, 0.0, True, 1 / 1.04)
+    assert "between 1.0% and 9.0% higher" in verdict("beyond", 1.04, 1.01, 1.09, 0.95, 0.0, True, 1 / 1.04)
     assert "mean time 4% ± 3% higher" in verdict("beyond", 1.04, 1.01, 1.07, 0.95, 0.0, True, 1 / 1.04)

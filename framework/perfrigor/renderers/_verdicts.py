@@ -149,12 +149,24 @@ def suite_line(report) -> list[Block]:
 
 
 def only_in(report) -> list[Block]:
-    """Benchmarks measured by one system only: listed, not compared."""
+    """Benchmarks measured by one system only, and systems no pair step compared: listed, not compared."""
+    out: list[Block] = []
+    left = getattr(report, "not_compared", None) or {}
+    if left:
+        out.append(Para(f"Not compared: {len(left)} of the {len(report_systems(report, left))} systems in the "
+                        f"data ({', '.join(left)})."))
+        out.append(Items([f"{system}: {why}" for system, why in left.items()]))
     found = {s: list(b) for s, b in (report.only_in or {}).items() if b}
-    if not found:
-        return []
-    parts = "; ".join(f"only in {system}: {_names(benches, 20)}" for system, benches in found.items())
-    return [Para(f"Not compared (measured by one system only): {parts}.")]
+    if found:
+        parts = "; ".join(f"only in {system}: {_names(benches, 20)}" for system, benches in found.items())
+        out.append(Para(f"Not compared (measured by one system only): {parts}."))
+    return out
+
+
+def report_systems(report, left) -> list[str]:
+    """Every system of the data: the baseline, the candidate and those left out."""
+    return [s for s in (report.baseline, report.candidate) if s] + [s for s in left if s not in
+                                                                   (report.baseline, report.candidate)]
 
 
 def reasons(report) -> list[Block]:

@@ -101,11 +101,18 @@ def _interval_words(estimate: float, low: float, high: float, half: float) -> st
     if below == above:
         side = "higher" if estimate >= 0 else "lower"
         return f"{_percent_beside(abs(estimate), half)} ± {above} {side}"
+    # the ends to two significant digits of the interval's width: "between 9.3% and 10.7%"
+    width = 100 * (high - low)
+    decimals = max(0, 1 - math.floor(math.log10(width))) if width > 0 else 3
+
+    def end(x: float) -> str:
+        return f"{100 * x:.{decimals}f}%"
+
     if low >= 0 or high <= 0:
         side = "higher" if low >= 0 else "lower"
         ends = sorted((abs(low), abs(high)))
-        return f"between {_percent_beside(ends[0], half)} and {_percent_beside(ends[1], half)} {side}"
-    return f"between {_percent_beside(-low, half)} lower and {_percent_beside(high, half)} higher"
+        return f"between {end(ends[0])} and {end(ends[1])} {side}"
+    return f"between {end(-low)} lower and {end(high)} higher"
 
 
 def verdict(decision: str, ratio: float, low: float | None, high: float | None, confidence: float,
