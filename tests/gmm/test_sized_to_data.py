@@ -85,3 +85,11 @@ def test_the_parameter_reaches_every_mixture_component_and_the_config():
     report = pr.Pipeline([{"component": "gmm", "min_component_runs": 1}]).run(SUITE["saxpy"]["O1"])
     fit = next(iter(report.benchmark_results.values()))["gmm"]
     assert next(iter(fit.values())).n_components == 9
+
+
+def test_the_verdict_notices_no_modes_in_unimodal_runs():
+    flags = []
+    for s in range(12):
+        report = pr.Pipeline(["verdict"]).run(unimodal(s), unimodal(100 + s))
+        flags += report.verdicts[report.benchmarks[0]].details.get("flags", [])
+    assert "multimodal" not in flags

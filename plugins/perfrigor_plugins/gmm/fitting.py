@@ -85,19 +85,17 @@ def _fitted(x: np.ndarray, search: em.BicSearch, row: int, gmax: int, max_compon
     modes = mix.modes()
     table = {name: tuple(None if np.isnan(v) else float(v) for v in search.bic[row, :, j])
              for j, name in enumerate(em.MODELS) if name in names}
-    bic = float(search.bic[row, g - 1, m])
-    one = max(t[0] for t in table.values() if t[0] is not None)
-    # the modes that are findings: separated groups of components with enough runs each, the split
-    # supported by BIC, and only from a sample large enough to tell modes from noise
-    found = (supported_modes(mix, x.size, bic - one, min_runs=min_component_runs)
-             if x.size >= MIN_RUNS_FOR_MODES else [])
     fit = MixtureFit(
         n_components=g, model=em.MODELS[m], weights=mix.weights, means=mix.means, sds=mix.sds,
-        bic=bic, loglik=float(search.loglik[row, g - 1, m]),
+        bic=float(search.bic[row, g - 1, m]), loglik=float(search.loglik[row, g - 1, m]),
         modes=int(modes.size), mode_locations=modes, classification=mix.classify(x),  # MAP, as mclust's map(z)
         bic_table=table, n=int(x.size), unit=unit, warnings=(), max_searched=gmax,
-        max_components=max_components, min_component_runs=min_component_runs,
-        distinct_modes=[f.location for f in found], distinct_mode_shares=[f.weight for f in found])
+        max_components=max_components, min_component_runs=min_component_runs)
+    # the modes that are findings: separated groups of components with enough runs each, the split
+    # supported by BIC, and only from a sample large enough to tell modes from noise
+    found = (supported_modes(mix, x.size, fit.bic_gain, min_runs=min_component_runs)
+             if x.size >= MIN_RUNS_FOR_MODES else [])
+    fit = attrs.evolve(fit, distinct_modes=[f.location for f in found], distinct_mode_shares=[f.weight for f in found])
     return _Fitted(fit, g == gmax and gmax > 1 and gmax == max_components)
 
 

@@ -29,8 +29,8 @@ class MixtureFit(pr.Result):
     and n // ``min_component_runs``). ``distinct_modes`` are the modes reported as
     findings (with their ``distinct_mode_shares`` of the runs): groups of components
     clearly separated from their neighbours, each holding ``min_component_runs`` runs
-    or more; empty when the sample has too few runs to tell modes from noise
-    (``modes_undecided``).
+    or more, and one mode unless the fit's ``bic_gain`` over one normal supports the split;
+    empty when the sample has too few runs to tell modes from noise (``modes_undecided``).
     """
 
     n_components: int
