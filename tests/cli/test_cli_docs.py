@@ -1,4 +1,5 @@
-"""Shown output cannot go stale: every console block of docs/cli.md and the README that shows output is run.
+"""Shown output cannot go stale: every console block of docs/cli.md, docs/reports.md and the README that
+shows output is run.
 
 A block's commands run in order, in one folder holding the bundled example files, through
 bash (``perfrigor`` is this interpreter's ``python -m perfrigor``), stdout and stderr together
@@ -18,7 +19,8 @@ import pytest
 from perfrigor.examples import path as example
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = {"docs/cli.md": ROOT / "docs" / "cli.md", "README.md": ROOT / "README.md"}
+PAGES = {"docs/cli.md": ROOT / "docs" / "cli.md", "docs/reports.md": ROOT / "docs" / "reports.md",
+         "README.md": ROOT / "README.md"}
 #: blocks whose commands take long (a KSfit bootstrap per system): they run with the slow tests
 SLOW = ("--plot",)
 
@@ -117,3 +119,4 @@ def test_every_page_has_checked_blocks():
     assert any(i.startswith("docs/cli.md") and "demo" in i for i in ids)
     assert any(i.startswith("docs/cli.md") and "plan" in i for i in ids)
     assert any(i.startswith("README.md") and "--plot" in i for i in ids)
+    assert any(i.startswith("docs/reports.md") and "run --pipeline default" in i for i in ids)
