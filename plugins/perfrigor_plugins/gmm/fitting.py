@@ -11,7 +11,7 @@ import perfrigor as pr
 
 from . import em
 from .mixture import Mixture
-from .modes import MIN_COMPONENT_RUNS, MIN_RUNS_FOR_MODES, supported_modes
+from .modes import MIN_COMPONENT_RUNS, MIN_RUNS_FOR_MODES, peak, supported_modes
 from .results import MixtureFit
 
 #: fewest distinct values a mixture is fitted to (two give a variance but no shape)
@@ -95,7 +95,8 @@ def _fitted(x: np.ndarray, search: em.BicSearch, row: int, gmax: int, max_compon
     # supported by BIC, and only from a sample large enough to tell modes from noise
     found = (supported_modes(mix, x.size, fit.bic_gain, min_runs=min_component_runs)
              if x.size >= MIN_RUNS_FOR_MODES else [])
-    fit = attrs.evolve(fit, distinct_modes=[f.location for f in found], distinct_mode_shares=[f.weight for f in found])
+    fit = attrs.evolve(fit, distinct_modes=[peak(mix, f, modes) for f in found],
+                       distinct_mode_shares=[f.weight for f in found])
     return _Fitted(fit, g == gmax and gmax > 1 and gmax == max_components)
 
 

@@ -94,6 +94,15 @@ def supported_modes(mix: Mixture, n: int, bic_gain: float, separation: float = S
     return modes
 
 
+def peak(mix: Mixture, mode: Mode, maxima: np.ndarray) -> float:
+    """Where a mode's density is highest: the tallest of the density's maxima (``Mixture.modes()``) whose
+    MAP component is one of the mode's, else the mode's weighted mean (a broad component's mean is not
+    where the runs are: one tall narrow component beside it is)."""
+    maxima = np.asarray(maxima, dtype=float)
+    inside = maxima[np.isin(mix.classify(maxima), mode.components)] if maxima.size else maxima
+    return float(inside[np.argmax(mix.pdf(inside))]) if inside.size else mode.location
+
+
 def _mode(mix: Mixture, components: list[int] | tuple[int, ...] | range) -> Mode:
     w = mix.weights[list(components)]
     return Mode(tuple(sorted(components)), float(w @ mix.means[list(components)] / w.sum()), float(w.sum()))

@@ -27,7 +27,7 @@ class MixtureFit(pr.Result):
 
     K was searched in 1..``max_searched`` (``max_components``, the distinct values,
     and n // ``min_component_runs``). ``distinct_modes`` are the modes reported as
-    findings (with their ``distinct_mode_shares`` of the runs): groups of components
+    findings (each where its density is highest) (with their ``distinct_mode_shares`` of the runs): groups of components
     clearly separated from their neighbours, each holding ``min_component_runs`` runs
     or more, and one mode unless the fit's ``bic_gain`` over one normal supports the split;
     empty when the sample has too few runs to tell modes from noise (``modes_undecided``).
