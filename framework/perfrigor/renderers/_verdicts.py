@@ -154,20 +154,14 @@ def only_in(report) -> list[Block]:
     out: list[Block] = []
     left = getattr(report, "not_compared", None) or {}
     if left:
-        out.append(Para(f"Not compared: {len(left)} of the {len(report_systems(report, left))} systems in the "
-                        f"data ({', '.join(left)})."))
+        total = len(left) + 2  # and the baseline and the candidate compared
+        out.append(Para(f"Not compared: {len(left)} of the {total} systems in the data ({', '.join(left)})."))
         out.append(Items([Item(f"{system}: {why}") for system, why in left.items()]))
     found = {s: list(b) for s, b in (report.only_in or {}).items() if b}
     if found:
         parts = "; ".join(f"only in {system}: {_names(benches, 20)}" for system, benches in found.items())
         out.append(Para(f"Not compared (measured by one system only): {parts}."))
     return out
-
-
-def report_systems(report, left) -> list[str]:
-    """Every system of the data: the baseline, the candidate and those left out."""
-    return [s for s in (report.baseline, report.candidate) if s] + [s for s in left if s not in
-                                                                   (report.baseline, report.candidate)]
 
 
 def reasons(report) -> list[Block]:
