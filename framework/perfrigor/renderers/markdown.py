@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
+from ..textsafe import terminal_safe
 from ._blocks import Block, Details, Figure, Heading, Items, Para, Table
 from ._layout import Options, layout
 
@@ -31,7 +32,7 @@ class MarkdownRenderer:
     def render(self, report, *, verbose: bool = False) -> str:
         out: list[str] = []
         self._blocks(layout(report, Options(verbose=verbose)), out, 0)
-        return "\n".join(out).rstrip() + "\n"
+        return terminal_safe("\n".join(out).rstrip() + "\n")  # names come from data files
 
     def _blocks(self, blocks: Sequence[Block], out: list[str], depth: int) -> None:
         for block in blocks:

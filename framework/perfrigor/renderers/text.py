@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..textsafe import terminal_safe
 from ._blocks import Block, Details, Figure, Heading, Items, Para, Table
 from ._layout import Options, layout
 
@@ -40,7 +41,7 @@ class TextRenderer:
     def render(self, report, *, verbose: bool = False) -> str:
         lines: list[str] = []
         self._blocks(layout(report, Options(verbose=verbose)), lines, 0)
-        return "\n".join(lines) + "\n"
+        return terminal_safe("\n".join(lines) + "\n")  # names come from data files
 
     def _blocks(self, blocks: Sequence[Block], lines: list[str], depth: int) -> None:
         for block in blocks:

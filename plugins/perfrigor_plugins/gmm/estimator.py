@@ -11,6 +11,9 @@ import perfrigor as pr
 
 from .results import KsFitResult, MixtureFit
 
+#: memory held per KSfit replicate: its statistic, chosen K and refit bookkeeping (a few arrays)
+REPLICATE_BYTES = 64
+
 
 def max_components_param() -> Any:
     """K is searched in 1..max_components (mclust's default G = 1:9)."""
@@ -60,7 +63,7 @@ class MixtureGoodnessOfFit(pr.Test):
     #: the conformance battery checks the contract, not the statistics: K in 1..3 keeps it to ~2 s
     #: (every one of the 200 replicates refits G = 1..max_components for both models)
     example_params: ClassVar[dict[str, Any]] = {"n_bootstrap": 200, "max_components": 3}
-    n_bootstrap: int = pr.int_param(500, minimum=200)
+    n_bootstrap: int = pr.int_param(500, minimum=200, bytes_each=REPLICATE_BYTES)
     confidence: float = pr.confidence_param()
     undersampling: float = pr.float_param(1.0, minimum=0.0, maximum=1.0)
     max_components: int = max_components_param()

@@ -37,6 +37,11 @@ def prepare(sample: Any, what: str = "sample") -> tuple[pr.Sample, np.ndarray, l
     x = s.flat
     warnings: list[str] = []
     label = s.label
+    with np.errstate(over="ignore", invalid="ignore"):
+        spread = float(np.std(x))
+    if not np.isfinite(spread):  # EM works on standardised values: they would all be NaN
+        raise pr.DataError(f"{label}: values up to {np.abs(x).max():g} are too large for a mixture fit (their "
+                           "spread overflows floating point)")
     distinct = np.unique(x).size
     if distinct == 1:
         raise pr.DataError(f"{label}: all {x.size} values equal {x[0]:g}; performance is stable at that value "
