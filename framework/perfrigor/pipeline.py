@@ -356,6 +356,18 @@ class Pipeline:
                                   f"(systems: {', '.join(map(repr, systems))})")
         return baseline, candidate
 
+    def _not_compared(self, suite: Suite, baseline: str, candidate: str | None) -> dict[str, str]:
+        """The systems no pair step compares (a file of three or more systems), each with why: said, not silent."""
+        pairs = [s for s in self.steps if s.component.kind == "comparator"
+                 or (s.component.kind == "test" and getattr(s.component, "n_samples", 2) == 2)]
+        if candidate is None or not pairs:
+            return {}
+        many = [s.id for s in pairs if getattr(s.component, "multi_system", False)]
+        also = f"; {', '.join(many)} compare{'s' if len(many) == 1 else ''} every system" if many else ""
+        return {system: (f"the report compares baseline {baseline} with candidate {candidate}{also}; to compare "
+                         f"{system}, name it the candidate (--candidate {system!r}, or Pipeline(candidate=...))")
+                for system in suite.systems if system not in (baseline, candidate)}
+
     def run(self, *inputs: Any, executor: cf.Executor | str | None = None,
             batch_size: int | None = None, timeout: float | None = None) -> Report:
         """Run every step on a suite, or on baseline and candidate samples (or file paths).
@@ -492,6 +504,7 @@ class Pipeline:
             skipped=skipped,
             only_in=dict(suite.only_in),
             data=suite,
+            not_compared=self._not_compared(suite, baseline, candidate),
         )
 
 

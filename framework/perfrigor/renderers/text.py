@@ -12,9 +12,10 @@ _UNDERLINE = {1: "=", 2: "-"}
 
 
 def _table(t: Table) -> list[str]:
-    cols = list(zip(*([list(t.headers)] + [list(r) for r in t.rows]), strict=True)) if t.rows else [[h] for h in t.headers]
+    texts = [[cell.text for cell in row] for row in t.rows]
+    cols = list(zip(*([t.headers] + texts), strict=True)) if texts else [[h] for h in t.headers]
     widths = [max(len(c) for c in col) for col in cols]
-    numeric = list(t.numeric or [False] * len(widths))
+    numeric = [c.numeric for c in t.columns]
 
     def line(cells, header: bool = False) -> str:
         # the last column (usually a sentence) is not padded, so long sentences do not widen the table
@@ -27,7 +28,7 @@ def _table(t: Table) -> list[str]:
         return "  ".join(out).rstrip()
 
     out = [line(t.headers, header=True), line(["-" * w for w in widths])]
-    out += [line(r) for r in t.rows]
+    out += [line(r) for r in texts]
     return out
 
 
@@ -55,7 +56,7 @@ class TextRenderer:
                 lines.append(block.text)
             elif isinstance(block, Items):
                 for item in block.items:
-                    first, *rest = item.splitlines() or [""]
+                    first, *rest = [*(item.text.splitlines() or [""]), *item.more]
                     lines.append(f"  * {first}")
                     lines += [f"    {r}" for r in rest]
             elif isinstance(block, Table):

@@ -20,6 +20,13 @@ def max_components_param() -> Any:
     return pr.int_param(9, minimum=1)
 
 
+def min_component_runs_param() -> Any:
+    """Fewest runs per component: K is searched up to n // min_component_runs (1: mclust's search)."""
+    from .modes import MIN_COMPONENT_RUNS
+
+    return pr.int_param(MIN_COMPONENT_RUNS, minimum=1)
+
+
 def model_param() -> Any:
     """"auto" (mclust's "E" and "V", the larger BIC wins), "E" (equal variances) or "V" (unequal)."""
     return pr.choice_param("auto", "E", "V")
@@ -32,6 +39,7 @@ class GaussianMixture(pr.Estimator):
     name: ClassVar[str] = "gmm"
     max_components: int = max_components_param()
     model: str = model_param()
+    min_component_runs: int = min_component_runs_param()
 
     @classmethod
     def prepare(cls, jobs: Sequence[pr.BenchmarkJob]) -> None:
@@ -43,7 +51,7 @@ class GaussianMixture(pr.Estimator):
     def estimate(self, sample: Any) -> MixtureFit:
         from .fitting import fit_mixture  # (the EM engine is imported when a mixture is fitted)
 
-        return fit_mixture(sample, self.max_components, self.model)[2]
+        return fit_mixture(sample, self.max_components, self.model, min_component_runs=self.min_component_runs)[2]
 
 
 @attrs.define(repr=False)
@@ -60,6 +68,7 @@ class MixtureGoodnessOfFit(pr.Test):
     undersampling: float = pr.float_param(1.0, minimum=0.0, maximum=1.0)
     max_components: int = max_components_param()
     model: str = model_param()
+    min_component_runs: int = min_component_runs_param()
     random_state: Any = pr.random_state_param()
 
     def __attrs_post_init__(self) -> None:
@@ -75,14 +84,14 @@ class MixtureGoodnessOfFit(pr.Test):
 
     def test(self, x: Any, y: Any = None) -> KsFitResult:
         from . import ksfit
-        from .fitting import fit_mixture, model_names
+        from .fitting import fit_mixture, largest_k, model_names
 
         if y is not None:
             raise pr.ConfigError("gmm-fit is a one-sample test: test(sample)")
-        s, values, fit = fit_mixture(x, self.max_components, self.model)
+        s, values, fit = fit_mixture(x, self.max_components, self.model, min_component_runs=self.min_component_runs)
         rng = pr.check_random_state(self.random_state)
         alpha = 1.0 - self.confidence
-        gmax = min(self.max_components, int(np.unique(values).size))
+        gmax = largest_k(values, self.max_components, self.min_component_runs)
         out = ksfit.ksfit_batch(values[None], self.n_bootstrap, rng, self.undersampling, gmax,
                                 model_names(self.model))
         statistic = float(out.statistic[0])
