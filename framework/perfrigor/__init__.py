@@ -11,7 +11,7 @@ from typing import Any
 
 from . import display, drawing, progress, units
 from .commands import Command, CommandContext
-from .components import (
+from .component import (
     BenchmarkJob,
     Comparator,
     Component,
@@ -32,7 +32,7 @@ from .data import BenchmarkInfo, Sample, Suite
 from .errors import ConfigError, DataError, PerfrigorError
 from .hookspecs import Reader, Renderer, hookimpl
 from .keys import PairKey, pair_key
-from .pipeline import Pipeline, pipeline
+from .pipelines import Pipeline, pipeline
 from .readers import ReaderOption, parse_number, read
 from .registry import components, get
 from .registry import get_registry as get_registry  # for tools, not user-facing (see INTERNAL)

@@ -23,14 +23,14 @@ from typing import Any
 
 from . import examples, progress
 from .commands import Command, CommandContext
-from .components import ParamInfo, pair_key
+from .component import ParamInfo, pair_key
 from .config import PipelineSpec, parse_config
 from .data import Sample, Suite
 from .errors import ConfigError, PerfrigorError, did_you_mean
 from .executors import Watched, stop_pool
 from .inputs import as_suite, data_files
 from .output import write_atomically
-from .pipeline import Pipeline, Step
+from .pipelines import Pipeline, Step
 from .readers import read
 from .registry import get_registry
 from .report import Report, check_render_options

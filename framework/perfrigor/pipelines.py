@@ -24,7 +24,7 @@ import attrs
 import numpy as np
 
 from . import progress
-from .components import BenchmarkJob, Component, Previous, build
+from .component import BenchmarkJob, Component, Previous, build
 from .config import PipelineSpec, parse_config
 from .data import Sample, Suite
 from .errors import ConfigError, DataError, ExecutionError, did_you_mean

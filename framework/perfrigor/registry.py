@@ -19,7 +19,7 @@ import pluggy
 
 from . import hookspecs
 from .commands import Command
-from .components import KINDS, SCOPES, Component, build
+from .component import KINDS, SCOPES, Component, build
 from .errors import ConfigError, did_you_mean
 
 ENTRY_POINT_GROUP = "perfrigor"

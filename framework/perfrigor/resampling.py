@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from . import progress
-from .components import check_memory, check_random_state
+from .component import check_memory, check_random_state
 from .data import as_array
 from .errors import ConfigError, DataError
 

@@ -20,7 +20,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from .components import check_random_state
+from .component import check_random_state
 from .data import Sample, Suite
 from .errors import ConfigError, did_you_mean
 from .keys import pair_key

@@ -39,10 +39,10 @@ from typing import Any
 import attrs
 import numpy as np
 
-from .components import ESTIMATE_KINDS, KINDS, Comparator, Component, Estimator, Test, build
+from .component import ESTIMATE_KINDS, KINDS, Comparator, Component, Estimator, Test, build
 from .data import Sample, Suite
 from .errors import ConfigError, DataError, did_you_mean
-from .pipeline import Pipeline
+from .pipelines import Pipeline
 from .registry import get, get_registry
 from .results import OUTCOMES, Comparison, Result, TestResult, Verdict
 

@@ -10,7 +10,7 @@ import attrs
 import numpy as np
 import perfrigor as pr
 import pytest
-from perfrigor.components import build
+from perfrigor.component import build
 
 
 @attrs.define(repr=False)

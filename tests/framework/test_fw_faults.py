@@ -22,7 +22,7 @@ import numpy as np
 import perfrigor as pr
 import pytest
 from perfrigor import cli, progress
-from perfrigor.components import float_param
+from perfrigor.component import float_param
 from perfrigor.executors import Watched
 from perfrigor.output import write_atomically
 from perfrigor.textsafe import terminal_safe
@@ -410,7 +410,7 @@ def test_reports_do_not_print_escape_sequences_from_names(fmt):
 
 def test_cli_reports_a_dead_worker_in_one_line(files, capsys, monkeypatch):
     _, old, new = files
-    monkeypatch.setattr(sys.modules["perfrigor.pipeline"], "_run_batch", faulty.die)  # pickled by name: forked
+    monkeypatch.setattr(sys.modules["perfrigor.pipelines"], "_run_batch", faulty.die)  # pickled by name: forked
     tmp = files[0]
     suite = tmp / "suite.csv"
     suite.write_text("benchmark,system,value\n" + "".join(
@@ -451,7 +451,7 @@ def test_extreme_but_valid_levels_of_suite_methods_end_in_a_result(tmp_path, cap
 
 
 def test_memory_limit_is_the_smaller_of_the_machine_and_its_container(monkeypatch, tmp_path):
-    components = sys.modules["perfrigor.components"]  # (pr.components is a function)
+    from perfrigor import component as components
     physical = components.machine_memory()
     limit = tmp_path / "memory.max"
     limit.write_text("1048576\n")

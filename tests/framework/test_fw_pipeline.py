@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import perfrigor as pr
 import pytest
-from perfrigor.pipeline import _stages
+from perfrigor.pipelines import _stages
 
 HERE = Path(__file__).resolve().parent
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pkgutil
 import types
 from typing import ClassVar
 
@@ -115,6 +116,18 @@ def test_list_fieller_shows_its_parameters_with_help(capsys):
         row = next(line for line in out.splitlines() if line.startswith(f"  {param.name} "))
         assert repr(param.default) in row and param.help in row
     assert "t | normal" in out and "(0, 1)" in out
+
+
+def test_no_public_function_shadows_a_module():
+    """pr.components() and pr.pipeline(name) are functions; no module of the package has their names."""
+    modules = {m.name for m in pkgutil.iter_modules(pr.__path__)}
+    functions = {n for n in pr.__all__ if callable(getattr(pr, n, None)) and not isinstance(getattr(pr, n), type)}
+    assert {"components", "pipeline", "get", "read"} <= functions
+    assert functions & modules == set()
+    import perfrigor.component
+    import perfrigor.pipelines  # noqa: F401  importing them rebinds nothing
+
+    assert callable(pr.components) and callable(pr.pipeline) and isinstance(pr.components(), dict)
 
 
 def test_the_user_facing_namespace():
