@@ -353,7 +353,7 @@ class Pipeline:
         return baseline, candidate
 
     def run(self, *inputs: Any, executor: cf.Executor | str | None = None,
-            batch_size: int | None = None) -> Report:
+            batch_size: int | None = None, revise: bool = True) -> Report:
         """Run every step on a suite, or on baseline and candidate samples (or file paths).
 
         ``executor`` runs the per-benchmark work: None (serial, the default), ``"process"``
@@ -364,7 +364,9 @@ class Pipeline:
         A step that raises DataError on a benchmark (or on the suite) is recorded in
         ``report.errors`` and the later steps still run; only when no step produces anything
         is the DataError raised. Other exceptions are bugs: they propagate, noting the step
-        and benchmark.
+        and benchmark. ``revise=False`` keeps every benchmark's results as if it had been run
+        alone (no ``Component.revise``, e.g. no multiple-testing adjustment over the suite):
+        for simulations whose benchmarks are independent replicates of one experiment.
         """
         if not inputs:
             raise DataError("nothing to analyse: give a suite or baseline and candidate samples")
@@ -445,6 +447,11 @@ class Pipeline:
                     for b, message in step_errors[step.id]:
                         failed(step.id, b, message)
                     done = {b: per_bench[b][step.id] for b in benchmarks if step.id in per_bench[b]}
+                    revised = step.component.revise(suite, done) if done and revise else None
+                    if revised:  # e.g. the verdict's multiple-testing adjustment over the suite
+                        for b, results in revised.items():
+                            per_bench[b][step.id] = dict(results)
+                        done = {b: per_bench[b][step.id] for b in done}
                     try:
                         summary = _summarize(step.component, suite, done, Previous(suite_results, components))
                     except DataError as exc:
