@@ -20,13 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from . import progress
-from .components import pair_key
 from .data import Sample, Suite
 from .errors import ConfigError, DataError, PerfrigorError
 from .pipeline import Pipeline, Step
 from .readers import read
 from .registry import did_you_mean, get_registry
-from .report import Report
+from .report import Report, judge
 from .results import Result
 
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -380,33 +379,7 @@ def regressions(report: Report) -> list[str]:
     ``estimate_kind``) and it is significant, or when its whole interval lies on the slow
     side. Comparisons of k > 2 systems and estimates of kind "other" are not judged.
     """
-    return _judged(report)[0]
-
-
-def _judged(report: Report) -> tuple[list[str], int]:
-    """The regressions, and how many comparisons could have shown one.
-
-    With verdicts (every preset ends with the verdict step), a regression is exactly a
-    "slower" verdict. Without (a custom pipeline), every two-sided comparison that concludes.
-    """
-    verdicts = report.verdicts
-    if verdicts:
-        found = [f"{bench}: {v.describe()}" for bench, v in verdicts.items() if v.outcome == "slower"]
-        return found, len(verdicts)
-    from .renderers._outcome import estimate_kind, is_one_sided, outcome
-
-    kinds = {step.id: (estimate_kind(step.component), is_one_sided(step.component)) for step in report.steps}
-    pair = pair_key(report.baseline, report.candidate) if report.candidate else None
-    found, judged = [], 0
-    for bench, step, key, res in report.iter_results():
-        if key is not None and key != pair:
-            continue
-        kind, one_sided = kinds.get(step, ("speedup", False))
-        verdict = outcome(res, kind, one_sided)
-        judged += not one_sided and verdict in ("faster", "slower", "no change")
-        if verdict == "slower":
-            found.append(f"{bench or 'suite'}: {step}: {res.describe()}")
-    return found, judged
+    return report.regressions()
 
 
 def _emit(text: str, args: argparse.Namespace, fmt: str, stdout) -> None:
@@ -476,7 +449,7 @@ def _analyse(args: argparse.Namespace, pipeline: Pipeline, inputs: Sequence[Any]
         report = pipeline.run(*inputs, executor=executor)
     _emit(_render(renderer, report, fmt, args), args, fmt, stdout)
     if getattr(args, "fail_on_regression", False):
-        found, judged = _judged(report)
+        found, judged = judge(report)
         for line in found:
             print(f"perfrigor: regression: {line}", file=sys.stderr)
         if found:

@@ -470,7 +470,9 @@ class Pipeline:
             raise DataError(f"{first['step']}{where}: {first['message']}{more}")
         return Report(
             pipeline=self.name,
-            steps=[StepInfo(s.id, s.component.name, s.component.kind, s.component.scope, s.component.get_params())
+            steps=[StepInfo(s.id, s.component.name, s.component.kind, s.component.scope, s.component.get_params(),
+                            estimate_kind=getattr(s.component, "estimate_kind", None),
+                            one_sided=bool(getattr(s.component, "one_sided", False)))
                    for s in self.steps],
             baseline=baseline,
             candidate=candidate,

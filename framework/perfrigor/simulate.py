@@ -237,8 +237,7 @@ def calibrate(pipeline: Any, noise: NoiseModel | str, size: int, speedup: float 
     """
     from .components import pair_key
     from .data import Suite
-    from .registry import get_registry
-    from .results import Comparison, TestResult, Verdict, conclusion
+    from .results import Comparison, TestResult, Verdict
 
     noise = model(noise) if isinstance(noise, str) else noise
     pairs = noise.pairs(size, replicates, speedup, random_state)
@@ -246,12 +245,8 @@ def calibrate(pipeline: Any, noise: NoiseModel | str, size: int, speedup: float 
                   systems=("baseline", "candidate"))
     report = pipeline.run(suite, executor=executor, revise=False)  # replicates of one benchmark, not a suite
     key = pair_key("baseline", "candidate")
-    registry = get_registry().components
     out: dict[str, Rates] = {}
     for step in report.steps:
-        rec = registry.get(step.component)
-        kind = getattr(rec.obj, "estimate_kind", "speedup") if rec is not None else "speedup"
-        sided = bool(getattr(rec.obj, "one_sided", False)) if rec is not None else False
         counts: dict[str, int] = {}
         seen = 0
         for results in report.benchmark_results.values():
@@ -259,7 +254,7 @@ def calibrate(pipeline: Any, noise: NoiseModel | str, size: int, speedup: float 
             if isinstance(res, Verdict):
                 answer = res.outcome
             elif isinstance(res, Comparison):
-                answer = conclusion(res, kind, sided)
+                answer = report.conclusion(step.id, res)
             elif isinstance(res, TestResult):
                 answer = "reject" if res.reject else "accept"
             else:
