@@ -108,18 +108,24 @@ def test_bundled_suite_gate_names_bubble(capsys):
 
 @pytest.mark.slow
 def test_the_gate_on_100_benchmark_suites():
-    """A/A: the gate fires on at most 5% of suites (+ MC error); 10 of 100 truly 5% slower: it finds them."""
+    """A/A: the gate fires on at most 5% of suites (+ MC error); 10 of 100 truly 5% slower: it finds them.
+
+    Few seeds (the docs table in docs/methods/verdict.md comes from 100): the bound is widened by its
+    Monte-Carlo error, and the unadjusted gate, which fires on nearly every A/A suite, shows the test can fail.
+    """
     calibration = _calibration_script()
-    seeds = 6
-    aa = 0
-    fired = found = 0
+    seeds, fired = 5, {"none": 0, "benjamini-hochberg": 0, "holm": 0}
     for i in range(seeds):
         suite, verdicts, _ = calibration.suite_verdicts(9000 + i, 0)
-        aa += bool(calibration.gate(suite, verdicts, "benjamini-hochberg"))
-        if i < 3:
-            suite, verdicts, moved = calibration.suite_verdicts(9100 + i, calibration.SUITE_CHANGED)
-            slower = set(calibration.gate(suite, verdicts, "benjamini-hochberg"))
-            fired += bool(slower & set(moved))
-            found += len(slower & set(moved))
-    assert aa / seeds <= 0.05 + 2 * simulate.Rates.standard_error(0.05, seeds)  # at most 1 of 6
-    assert fired == 3 and found >= 0.5 * 3 * calibration.SUITE_CHANGED
+        for control in fired:
+            fired[control] += bool(calibration.gate(suite, verdicts, control))
+    bound = 0.05 + 2 * simulate.Rates.standard_error(0.05, seeds)  # 1 of 5
+    assert fired["benjamini-hochberg"] / seeds <= bound and fired["holm"] / seeds <= bound, fired
+    assert fired["none"] >= 3, fired
+    found = 0
+    for i in range(2):
+        suite, verdicts, moved = calibration.suite_verdicts(9100 + i, calibration.SUITE_CHANGED)
+        slower = set(calibration.gate(suite, verdicts, "benjamini-hochberg"))
+        assert slower & set(moved) and len(slower - set(moved)) <= 1
+        found += len(slower & set(moved))
+    assert found >= 0.5 * 2 * calibration.SUITE_CHANGED
