@@ -447,11 +447,17 @@ class Pipeline:
                     for b, message in step_errors[step.id]:
                         failed(step.id, b, message)
                     done = {b: per_bench[b][step.id] for b in benchmarks if step.id in per_bench[b]}
-                    revised = step.component.revise(suite, done) if done and revise else None
-                    if revised:  # e.g. the verdict's multiple-testing adjustment over the suite
-                        for b, results in revised.items():
-                            per_bench[b][step.id] = dict(results)
-                        done = {b: per_bench[b][step.id] for b in done}
+                    try:  # e.g. the verdict's multiple-testing adjustment over the suite
+                        revised = step.component.revise(suite, done) if done and revise else None
+                    except DataError as exc:
+                        failed(step.id, "(suite)", f"revise: {exc}")
+                        revised = None
+                    for b, results in (revised or {}).items():
+                        if b not in done:
+                            raise TypeError(f"step {step.id!r}: revise returned results for benchmark {b!r}, "
+                                            "which it was not given")
+                        per_bench[b][step.id] = dict(results)
+                    done = {b: per_bench[b][step.id] for b in done}
                     try:
                         summary = _summarize(step.component, suite, done, Previous(suite_results, components))
                     except DataError as exc:
