@@ -31,7 +31,7 @@ from .data import BenchmarkInfo, Sample, Suite
 from .errors import ConfigError, DataError, PerfrigorError
 from .hookspecs import hookimpl, hookspec
 from .pipeline import Pipeline, pipeline
-from .readers import read
+from .readers import ReaderOption, parse_number, read
 from .registry import components, get, get_registry
 from .report import Report
 from .results import (
@@ -77,5 +77,5 @@ __all__ = [
     "choice_param", "components", "conclusion", "confidence_param", "display", "drawing", "float_param", "get",
     "get_registry",
     "hierarchy", "progress", "hookimpl", "hookspec", "int_param", "pair_key", "pipeline", "random_state_param",
-    "read", "resampling", "stats", "to_jsonable", "units",
+    "read", "resampling", "stats", "to_jsonable", "units", "ReaderOption", "parse_number",
 ]

@@ -21,7 +21,8 @@ from typing import Any
 
 from . import progress
 from .data import Sample, Suite
-from .errors import ConfigError, DataError, PerfrigorError
+from .errors import ConfigError, PerfrigorError
+from .inputs import as_suite, data_files
 from .pipeline import Pipeline, Step
 from .readers import read
 from .registry import did_you_mean, get_registry
@@ -193,67 +194,10 @@ def _read(path: str, options: Mapping[str, Any]) -> Sample | Suite:
     return read(path, opts.pop("format", None), **opts)
 
 
-def _labels(paths: Sequence[str]) -> list[str]:
-    """System names from file names (whole paths when names clash, positions when paths do)."""
-    for names in ([Path(p).name for p in paths], [str(p) for p in paths]):
-        if len(set(names)) == len(names):
-            return names
-    return (["baseline", "candidate"] if len(paths) == 2 else [f"system{i + 1}" for i in range(len(paths))])
-
-
 def load_inputs(paths: Sequence[str], options: Mapping[str, Any]) -> list[Any]:
-    """Read data files into what ``Pipeline.run`` takes.
-
-    One file: its Sample or Suite. Several files, one system each: Samples are
-    passed as they are (one benchmark); one-system Suites (and named Samples)
-    are joined by benchmark into one Suite, each file a system named after it.
-    The benchmarks every file holds are compared; the others are listed in
-    ``Suite.only_in`` (and so in the report). Nothing in common is an error.
-    """
-    items = [_read(p, options) for p in paths]
-    if len(items) == 1:
-        return items
-    if all(isinstance(i, Sample) for i in items):
-        if len({i.name for i in items}) == len(items) and all(i.name for i in items):
-            return items
-        return [_renamed(i, n) for i, n in zip(items, _labels(paths), strict=True)]
-    multi = [p for p, i in zip(paths, items, strict=True) if isinstance(i, Suite) and len(i.systems) > 1]
-    if multi:
-        raise UsageError(f"{multi[0]} holds several systems; give it alone (perfrigor run --pipeline NAME "
-                         f"{multi[0]}) and choose systems with --baseline/--candidate")
-    unnamed = [p for p, i in zip(paths, items, strict=True) if isinstance(i, Sample) and "benchmark" not in i.metadata]
-    if unnamed:
-        kinds = ", ".join(f"{p}: {'one unnamed benchmark' if isinstance(i, Sample) else f'{len(i)} benchmarks'}"
-                          for p, i in zip(paths, items, strict=True))
-        raise DataError(f"the files do not hold the same benchmarks ({kinds})")
-    labels = _labels(paths)
-    per_file = [_by_benchmark(i) for i in items]
-    info = {**items[0].info} if isinstance(items[0], Suite) else {}
-    source = ", ".join(paths)
-    if len(items) == 2:
-        return [Suite.from_pairs(per_file[0], per_file[1], names=(labels[0], labels[1]), info=info, source=source)]
-    common = [b for b in per_file[0] if all(b in m for m in per_file[1:])]
-    only_in = {label: [b for b in m if b not in common] for label, m in zip(labels, per_file, strict=True)}
-    if not common:
-        raise DataError(f"{source}: no benchmark is in every file ("
-                        + "; ".join(f"{label}: {len(m)} benchmark(s)" for label, m in zip(labels, per_file,
-                                                                                           strict=True)) + ")")
-    data = {b: {label: m[b] for label, m in zip(labels, per_file, strict=True)} for b in common}
-    return [Suite(data, systems=tuple(labels), info={b: i for b, i in info.items() if b in data}, source=source,
-                  only_in=only_in)]
-
-
-def _by_benchmark(item: Sample | Suite) -> dict[str, Sample]:
-    """``{benchmark: Sample}`` of a one-system Suite, or of a Sample that knows its benchmark."""
-    if isinstance(item, Sample):
-        return {str(item.metadata["benchmark"]): item}
-    return item.system(item.systems[0])
-
-
-def _renamed(sample: Sample, name: str) -> Sample:
-    import attrs
-
-    return attrs.evolve(sample, name=name)
+    """Read data files into what ``Pipeline.run`` takes: one Suite, by the one input path
+    (:func:`perfrigor.inputs.as_suite`) that ``Pipeline.run`` and the examples use too."""
+    return [as_suite(*paths, options=options)]
 
 
 def _step_params(pipeline: Pipeline, args: argparse.Namespace, extra: Mapping[str, Any] | None = None) -> Pipeline:
@@ -674,18 +618,7 @@ def cmd_demo(args: argparse.Namespace, stdout) -> int:
         raise ConfigError(f"the {name!r} preset is not registered, so there is nothing to demonstrate "
                           f"(registered presets: {', '.join(sorted(registry.presets)) or 'none'}); "
                           "install perfrigor's method plugins")
-    folder = examples.path(args.example)
-    files = sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith((".", "_"))
-                   and p.suffix.lower() not in (".md", ".py", ".toml"))
-    pair = [next((p for p in files if p.stem == role), None) for role in ("baseline", "candidate")]
-    if all(pair):
-        chosen = [str(p) for p in pair]
-    elif len(files) == 1:
-        chosen = [str(files[0])]
-    elif files:
-        chosen = [str(p) for p in files]
-    else:
-        raise DataError(f"bundled example {args.example!r} ({folder}) holds no data file")
+    chosen = [str(p) for p in data_files(examples.path(args.example))]
     what = f"the pipeline of {args.config}" if args.config else f"the {name} pipeline"
     print(f"perfrigor demo: {what} on the bundled example {args.example!r}: "
           f"{', '.join(Path(c).name for c in chosen)}", file=sys.stderr)

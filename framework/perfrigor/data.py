@@ -477,6 +477,19 @@ class Suite:
         return cls(data, systems=names, info=info, only_in=only_in, **kwargs)
 
     @classmethod
+    def from_inputs(cls, *inputs: Any, names: Sequence[str] | None = None, **options: Any) -> Suite:
+        """One suite from files, DataFrames, Samples, array-likes, mappings or suites: the one input path.
+
+        What ``Pipeline.run``, the CLI and ``perfrigor demo`` build their suite with
+        (:func:`perfrigor.inputs.as_suite`): files are read with ``pr.read(path, **options)``
+        (``format=`` names a reader); ``names`` names the systems (default: the samples' own
+        names, else the files' names, else baseline/candidate).
+        """
+        from .inputs import as_suite
+
+        return as_suite(*inputs, options=options, names=names)
+
+    @classmethod
     def from_frame(cls, frame: Any, **options: Any) -> Suite:
         """A suite from a tidy pandas DataFrame, one row per measurement (benchmark, system, levels, value).
 

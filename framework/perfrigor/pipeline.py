@@ -18,7 +18,6 @@ import contextlib
 import inspect
 import os
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import attrs
@@ -26,8 +25,9 @@ import numpy as np
 
 from . import progress
 from .components import BenchmarkJob, Component, Previous, build
-from .data import Sample, Suite, benchmark_name
+from .data import Sample, Suite
 from .errors import ConfigError, DataError
+from .inputs import as_suite
 from .report import Report, StepInfo
 from .results import Result
 from .workspace import Workspace
@@ -261,45 +261,8 @@ class Pipeline:
 
     # ------------------------------------------------------------------ running
     def _as_suite(self, inputs: Sequence[Any]) -> Suite:
-        from .readers import is_frame, read
-
-        def load(obj: Any) -> Any:
-            if isinstance(obj, str | os.PathLike) or is_frame(obj):
-                return read(obj, **self.input_options)
-            return obj
-
-        items = [load(o) for o in inputs]
-        if len(items) == 1 and isinstance(items[0], Suite):
-            return items[0]
-        if len(items) == 1 and isinstance(items[0], Mapping):
-            return Suite(items[0])
-        if len(items) == 2 and all(isinstance(i, Mapping) and not isinstance(i, Suite) for i in items):
-            return Suite.from_pairs(items[0], items[1])
-        if len(items) == 2 and all(isinstance(i, Suite) for i in items):
-            # two files of one system each (Google Benchmark, pyperf, tidy tables): pair them by benchmark
-            many = [i for i in items if len(i.systems) != 1]
-            if many:
-                raise DataError(f"{many[0].source or 'a suite'} holds systems {list(many[0].systems)}; "
-                                "give it alone, or two suites of one system each")
-            names = tuple(self._label(o, d) for o, d in zip(inputs, ("baseline", "candidate"), strict=True))
-            if names[0] == names[1]:
-                names = ("baseline", "candidate")
-            return Suite.from_pairs(items[0].system(items[0].systems[0]), items[1].system(items[1].systems[0]),
-                                    names=names, info=dict(items[0].info),
-                                    source=", ".join(i.source or "?" for i in items))
-        if len(items) == 2 and not any(isinstance(i, Suite) for i in items):
-            names = tuple(self._label(o, d) for o, d in zip(inputs, ("baseline", "candidate"), strict=True))
-            if names[0] == names[1]:
-                names = ("baseline", "candidate")
-            return Suite({benchmark_name(items): {names[0]: items[0], names[1]: items[1]}}, systems=names)
-        if len(items) == 1 and not isinstance(items[0], Suite):
-            return Suite({benchmark_name(items): {"sample": items[0]}})
-        if len(items) > 2 and not any(isinstance(i, Suite | Mapping) for i in items):
-            names = [self._label(o, f"system{i + 1}") for i, o in enumerate(inputs)]
-            if len(set(names)) != len(names):
-                names = [f"system{i + 1}" for i in range(len(items))]
-            return Suite({benchmark_name(items): dict(zip(names, items, strict=True))}, systems=tuple(names))
-        raise DataError("pipeline input: give a suite, one sample, or baseline and candidate samples")
+        """The one input path (:func:`perfrigor.inputs.as_suite`), reading files with ``input_options``."""
+        return as_suite(*inputs, options=self.input_options)
 
     def _check_inputs(self, suite: Suite, baseline: str, candidate: str | None) -> None:
         """Refuse, before any work, what no comparison can use: one line naming the file and line.
@@ -331,14 +294,6 @@ class Pipeline:
                     where = sample.source or f"system {system!r}"
                     raise DataError(f"{where}: {len(sample)} measurement; at least 2 per system are needed to "
                                     "tell a change from noise")
-
-    @staticmethod
-    def _label(obj: Any, default: str) -> str:
-        if isinstance(obj, str | os.PathLike):
-            return Path(obj).name
-        if isinstance(obj, Sample) and obj.name:
-            return obj.name
-        return default
 
     def _systems(self, suite: Suite) -> tuple[str, str | None]:
         systems = list(suite.systems)

@@ -105,7 +105,7 @@ def test_bad_input_exits_2_naming_the_line(toy, files, capsys):
     (["compare", "{old}", "{new}", "-p", "toy", "--jobs", "2", "--dask", "tcp://x:1"], ["--jobs or --dask"]),
     (["run", "{dir}/missing.toml", "{old}"], ["missing.toml", "cannot read config"]),
     (["plan", "{old}"], ["--costs"]),
-    (["compare", "{old}", "{new}", "-p", "toy", "--input", "value=x"], ["takes only"]),
+    (["compare", "{old}", "{new}", "-p", "toy", "--input", "value=x"], ["unknown option 'value' (it takes unit=, lower_is_better=)"]),
 ])
 def test_usage_and_input_errors_exit_2(toy, files, capsys, argv, needles):
     argv = [a.format(**files) for a in argv]

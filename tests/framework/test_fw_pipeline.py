@@ -375,7 +375,7 @@ def test_two_one_system_suites_are_paired_by_benchmark(toy_registry):
     assert partial.to_dict()["only_in"] == {"baseline": ["z"]}
     with pytest.raises(pr.DataError, match=r"no benchmark in common \(only in baseline: 'z'; only in candidate"):
         pr.Pipeline(["toy-ratio"]).run(pr.Suite({"z": {"v1": [1.0, 1.2]}}), b)
-    with pytest.raises(pr.DataError, match="holds systems"):
+    with pytest.raises(pr.DataError, match="holds several systems"):
         pr.Pipeline(["toy-ratio"]).run(make_suite(), b)
 
 

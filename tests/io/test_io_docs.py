@@ -65,3 +65,16 @@ class _Ratio(pr.Comparator):
         s = float(b.values.mean() / c.values.mean())
         return pr.Comparison(estimate=s, ci_low=None, ci_high=None, confidence=None, pvalue=None,
                              significant=None, verdict=f"{s:.3f}", details={})
+
+
+def test_every_reader_option_is_documented_in_its_readers_section():
+    text = (DOCS / "input-formats.md").read_text()
+    sections = dict(re.findall(r"^## .*?\(`([\w-]+)`\)(.*?)(?=^## |\Z)", text, flags=re.S | re.M))
+    sections["tidy-json"] = sections["tidy-csv"] = next(v for k, v in re.findall(
+        r"^## (.*?)\n(.*?)(?=^## |\Z)", text, flags=re.S | re.M) if "Tidy tables" in k)
+    for reader in pr.readers.BUILTIN_READERS:
+        section = sections[reader.name]
+        for option in reader.options:
+            assert f"`{option}=" in section, (reader.name, option)
+        if not reader.options:
+            assert "No options" in section, reader.name

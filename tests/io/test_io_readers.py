@@ -49,8 +49,13 @@ def test_empty_and_comment_only_files(tmp_path):
     assert "no measurements" in error(write(tmp_path, "c.txt", "# nothing\n"), format="values")
 
 
-def test_values_rejects_unknown_option(tmp_path):
-    assert "takes only" in error(write(tmp_path, "v.txt", "1\n"), value="x")
+def test_an_unknown_or_mistyped_reader_option_is_a_config_error(tmp_path):
+    p = write(tmp_path, "v.txt", "1\n")
+    with pytest.raises(pr.ConfigError, match=r"reader 'values': unknown option 'value' \(it takes unit=, "
+                                             r"lower_is_better=\)"):
+        pr.read(p, value="x")
+    with pytest.raises(pr.ConfigError, match=r"option lower_is_better= must be true or false, got 'no'"):
+        pr.read(p, lower_is_better="no")
 
 
 # ---------------------------------------------------------------- tidy CSV
@@ -130,9 +135,10 @@ def test_tidy_csv_mapping_errors(tmp_path):
     p = write(tmp_path, "m.csv", "a,b\nx,y\n")
     assert "cannot tell which column holds the measurements" in error(p)
     assert "no column(s) ['nope']" in error(p, value="nope")
-    assert "unknown reader option(s) ['colour']" in error(p, value="b", colour=1)
     assert "only a header" in error(write(tmp_path, "h.csv", "benchmark,value\n"))
-    assert "duplicate column" in error(write(tmp_path, "d.csv", "value,value\n1,2\n"))
+    assert "columns 'value' and 'value' have the same name" in error(write(tmp_path, "d.csv", "value,value\n1,2\n"))
+    with pytest.raises(pr.ConfigError, match=r"unknown option 'colour'"):
+        pr.read(p, value="b", colour=1)
 
 
 # ---------------------------------------------------------------- tidy JSON records
@@ -147,7 +153,7 @@ def test_tidy_json_records():
 def test_tidy_json_errors_name_the_record_line(tmp_path):
     p = write(tmp_path, "r.json", '[\n {"system": "a", "value": 1},\n {"system": "a", "value": "x"}\n]\n')
     msg = error(p)
-    assert msg.startswith(f"{p}, line 3:") and "'x' is not a number" in msg
+    assert msg.startswith(f"{p}, line 3:") and "'value' 'x' is a string, not a JSON number" in msg
     p = write(tmp_path, "r2.json", '[\n {"value": 1},\n 5\n]\n')
     assert f"{p}, line 3: record 2 is a int" in error(p, format="tidy-json")
 
@@ -203,7 +209,7 @@ def test_pyperf_errors(tmp_path):
     doc["benchmarks"][0]["runs"][2]["values"][1] = "slow"
     p = write(tmp_path, "bad.json", json.dumps(doc, indent=1))
     msg = error(p)
-    assert "run 3 value 'slow' is not a number" in msg and ", line " in msg
+    assert "run 3 value 'slow' is a string, not a JSON number" in msg and ", line " in msg
     line = int(msg.split(", line ")[1].split(":")[0])
     assert '"slow"' in p.read_text().splitlines()[line - 1]
     p = write(tmp_path, "calib.json", '{"benchmarks": [{"metadata": {"name": "x"}, "runs": [\n{"warmups": [[1, 2.0]]}]}]}')
@@ -252,7 +258,8 @@ def test_gbench_cpu_time_single_benchmark_and_errors(tmp_path):
     p = write(tmp_path, "err.json", json.dumps(doc, indent=1))
     msg = error(p)
     assert "reported an error: out of memory" in msg and ", line " in msg
-    assert "metric must be" in error(FIX / "gbench_one.json", metric="wall")
+    with pytest.raises(pr.ConfigError, match="option metric= must be one of 'real_time', 'cpu_time', got 'wall'"):
+        pr.read(FIX / "gbench_one.json", metric="wall")
 
 
 # ---------------------------------------------------------------- dispatch

@@ -90,8 +90,8 @@ def test_go_config_key_as_system():
 
 
 @pytest.mark.parametrize("line, words", [
-    ("BenchmarkX 10 abc ns/op", "'abc' (ns/op) is not a number"),
-    ("BenchmarkX 1e3 5 ns/op", "iteration count '1e3' is not an integer"),
+    ("BenchmarkX 10 abc ns/op", "ns/op value 'abc' is not a number"),
+    ("BenchmarkX 1e3 5 ns/op", "iteration count '1e3' is not a whole number (digits 0-9)"),
     ("BenchmarkX 10 5 ns/op 7", "expected value-unit pairs"),
     ("BenchmarkX 10 NaN ns/op", "is not a finite number"),
     ("BenchmarkX 10 5 ns/op 6 ns/op", "metric sec/op appears twice"),
@@ -174,7 +174,7 @@ def test_jmh_sample_mode_histogram(tmp_path):
 @pytest.mark.parametrize("change, words", [
     (lambda r: r.update(mode="fast"), "mode 'fast' is not a JMH mode"),
     (lambda r: r["primaryMetric"].pop("rawData"), "has a score but no \"rawData\""),
-    (lambda r: r["primaryMetric"]["rawData"][1].__setitem__(0, "x"), "fork 2 value 'x' is not a number"),
+    (lambda r: r["primaryMetric"]["rawData"][1].__setitem__(0, "x"), "fork 2 value 'x' is a string, not a JSON number"),
     (lambda r: r["primaryMetric"].pop("scoreUnit"), "no \"scoreUnit\""),
 ])
 def test_jmh_errors_name_the_line(tmp_path, change, words):

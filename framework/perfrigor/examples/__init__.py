@@ -1,6 +1,7 @@
 """Bundled example data sets (package data), used by ``perfrigor demo`` and the docs.
 
-``names()`` lists them; ``path(name)`` gives the folder of one; ``load(name)`` reads it:
+``names()`` lists them; ``path(name)`` gives the folder of one, ``files(name)`` its data files;
+``load(name)`` reads them:
 ``two-versions`` and ``multimodal`` give ``(baseline, candidate)`` Samples, ``hierarchical``
 and ``suite`` a Suite. Every folder has a README.md saying how the data were measured
 (``benchmarks/collect_examples.py``).
@@ -33,11 +34,19 @@ def path(name: str) -> Path:
 
 
 def load(name: str) -> Any:
-    """The data set read with ``pr.read``: ``(baseline, candidate)`` Samples for two files, else a Suite."""
+    """The data set read with ``pr.read``: ``(baseline, candidate)`` Samples for two files, else a Suite.
+
+    The files are those ``perfrigor demo NAME`` analyses (:func:`perfrigor.inputs.data_files`);
+    ``pr.Suite.from_inputs(*examples.files(name))`` gives the very suite the demo runs on.
+    """
     from ..readers import read
 
-    folder = path(name)
-    if (folder / "baseline.txt").exists():
-        return read(folder / "baseline.txt"), read(folder / "candidate.txt")
-    (table,) = sorted(folder.glob("*.csv"))
-    return read(table)
+    items = [read(p) for p in files(name)]
+    return tuple(items) if len(items) > 1 else items[0]
+
+
+def files(name: str) -> list[Path]:
+    """The data files of data set ``name``: what ``load`` reads and ``perfrigor demo NAME`` analyses."""
+    from ..inputs import data_files
+
+    return data_files(path(name))

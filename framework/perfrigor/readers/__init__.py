@@ -9,7 +9,10 @@ table. Every reader follows one rule: a file holding one benchmark of one
 system gives a :class:`~perfrigor.Sample`, anything more a
 :class:`~perfrigor.Suite`. Every error is a ``DataError`` naming the file and,
 where it can, the line; every value a reader returns carries its line in
-``Sample.positions``.
+``Sample.positions``. Every number is parsed by one parser
+(:func:`~perfrigor.readers.numbers.parse_number`), and a reader's options are
+declared with their types (``options``, :class:`ReaderOption`): an unknown or
+mistyped option is a ``ConfigError`` raised before the file is read.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ from .gotest import GoBenchReader
 from .hyperfine import HyperfineReader
 from .jmh import JmhReader
 from .json_values import JsonValuesReader
+from .numbers import parse_number
+from .options import ReaderOption, check_options
 from .pyperf import PyperfReader
 from .pytest_benchmark import PytestBenchmarkReader
 from .tidy import TidyCsvReader, TidyJsonReader
@@ -47,7 +52,7 @@ BUILTIN_READERS = [
     ValuesReader(),
 ]
 
-__all__ = ["BUILTIN_READERS", "is_frame", "read", "sniff"]
+__all__ = ["BUILTIN_READERS", "ReaderOption", "check_options", "is_frame", "parse_number", "read", "sniff"]
 
 
 def read(path: str | os.PathLike | Any, format: str | None = None, **options: Any) -> Sample | Suite:
@@ -72,8 +77,11 @@ def read(path: str | os.PathLike | Any, format: str | None = None, **options: An
         reader = registry.reader(format)
         if p.is_dir() and not callable(getattr(reader, "sniff_directory", None)):
             raise DataError(f"{p}: is a directory; the {format!r} format reads files")
+        check_options(reader, options)
         return reader.read(p, **options)
-    return sniff(p).read(p, **options)
+    reader = sniff(p)
+    check_options(reader, options)
+    return reader.read(p, **options)
 
 
 def sniff(path: Path) -> Any:

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..data import BenchmarkInfo, Sample, Suite
 from ..errors import DataError
+from .numbers import is_number, parse_number, shown
 
 #: unit names tidy tables use in column names, and the short form perfrigor reports
 #: (the full registry of units and their spellings is perfrigor.units)
@@ -69,34 +70,72 @@ def head_text(path: Path, size: int = 4096) -> str:
     return raw.decode("utf-8", errors="replace").lstrip("\ufeff")
 
 
-def number(raw: Any, where: str, what: str = "value") -> float:
-    """A finite float from a cell or JSON value; else a DataError naming ``where``."""
-    if raw is None or (isinstance(raw, str) and not raw.strip()):
+def number(raw: Any, where: str, what: str = "value", text: bool = False) -> float:
+    """A finite float from a parsed value; else a DataError naming ``where``.
+
+    ``text``: the value comes from a text format (a CSV cell, a DataFrame of strings), where a
+    string is parsed by :func:`~perfrigor.readers.numbers.parse_number`. In JSON a measurement
+    is a JSON number: a string (``"1.5"``) is an error in every reader, never read as a number
+    by some and refused by others.
+    """
+    kind = type(raw)
+    if kind is float:
+        if math.isfinite(raw):
+            return raw
+        raise DataError(f"{where}: {what} {raw!r} is not a finite number (infinity and NaN are not measurements)")
+    if raw is None:
         raise DataError(f"{where}: missing {what}")
     if isinstance(raw, bool):
         raise DataError(f"{where}: {what} {raw!r} is not a number")
-    if isinstance(raw, int | float):
+    if isinstance(raw, int):
         try:
-            v = float(raw)
+            return float(raw)
         except OverflowError:
-            raise DataError(f"{where}: {what} {str(raw)[:40]} is too large for a floating-point number") from None
-    elif isinstance(raw, str):
-        try:
-            v = float(raw.strip())
-        except ValueError:
-            text = raw.strip()
-            raise DataError(f"{where}: {what} {text[:40]!r} is not a number") from None
-    else:
-        raise DataError(f"{where}: {what} is a {type(raw).__name__}, not a number")
-    if not math.isfinite(v):
-        shown = repr(raw.strip()[:40]) if isinstance(raw, str) else str(raw)[:40]
-        raise DataError(f"{where}: {what} {shown} is not a finite number")
-    return v
+            raise DataError(f"{where}: {what} {_int_text(raw)} is too large for a floating-point "
+                            "number") from None
+    if isinstance(raw, float):  # a float subclass (numpy's float64)
+        return number(float(raw), where, what)
+    if isinstance(raw, str):
+        if text:
+            return parse_number(raw, where, what)
+        if not raw.strip():
+            raise DataError(f"{where}: missing {what} (an empty string)")
+        return_hint = " (write numbers without quotes)" if is_number(raw) else ""
+        raise DataError(f"{where}: {what} {shown(raw)} is a string, not a JSON number{return_hint}")
+    raise DataError(f"{where}: {what} is {json_type(raw)}, not a number")
+
+
+def _int_text(value: int) -> str:
+    """An integer's digits for a message, shortened (and never converting one beyond Python's digit limit)."""
+    if value.bit_length() > 14_000:
+        return f"an integer of about {int(value.bit_length() * 0.30103)} digits"
+    text = str(value)
+    return text if len(text) <= 20 else f"{text[:12]}... ({len(text)} digits)"
+
+
+def json_type(raw: Any) -> str:
+    """A parsed value as a message names its type: "an array", "an object", "true", "a string", "a number"."""
+    if raw is None:
+        return "null"
+    if isinstance(raw, bool):
+        return str(raw).lower()
+    if isinstance(raw, list):
+        return "an array"
+    if isinstance(raw, dict):
+        return "an object"
+    if isinstance(raw, str):
+        return "a string"
+    if isinstance(raw, int | float):
+        return "a number"
+    return f"a {type(raw).__name__}"
 
 
 def numbers(values: list, path: Path, what: str) -> list[float]:
     """A list of finite floats; the first bad element is named with its line (when known)."""
-    if all(type(v) in (int, float) for v in values):
+    if all(type(v) is float for v in values):
+        if all(math.isfinite(v) for v in values):
+            return list(values)
+    elif all(type(v) in (int, float) for v in values):
         try:
             floats = [float(v) for v in values]
         except OverflowError:

@@ -179,6 +179,9 @@ class _Parser:
             if s[pos:pos + 1] != ":":
                 raise self.fail("Expecting ':' delimiter", pos)
             pos = self.skip(pos + 1)
+            if key in out.key_lines:
+                raise self.fail(f"key {key[:40]!r} appears twice in one object (lines {out.key_lines[key]} and "
+                                f"{self.line(pos)}): which one holds the data is ambiguous", pos)
             out.key_lines[key] = self.line(pos)
             out[key], pos = self.value(pos)
             pos = self.skip(pos)

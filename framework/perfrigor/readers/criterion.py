@@ -41,6 +41,7 @@ from ..errors import DataError
 from . import _jsonlines
 from ._common import at, lines_of, numbers, positions, read_text, sample_or_suite, split_one_sided
 from ._jsonlines import line_of, value_line
+from .options import ReaderOption
 
 SAMPLE_FILE = "sample.json"
 MAX_DEPTH = 8
@@ -52,6 +53,7 @@ class CriterionReader:
     name = "criterion"
     suffixes = (".json",)
     priority = 10
+    options = {"unit": ReaderOption("str", "the unit of the times (ns unless a custom measurement)")}
 
     def sniff(self, path: Path, head: str) -> bool:
         return path.name == SAMPLE_FILE or ('"iters"' in head and '"times"' in head)
@@ -59,9 +61,7 @@ class CriterionReader:
     def sniff_directory(self, path: Path) -> bool:
         return next(_sample_files(path, limit=1), None) is not None
 
-    def read(self, path: Path, unit: str = "ns", **options: Any) -> Sample | Suite:
-        if options:
-            raise DataError(f"{path}: the criterion format takes only unit=, not {sorted(options)}")
+    def read(self, path: Path, unit: str = "ns") -> Sample | Suite:
         if path.is_dir():
             return self._read_directory(path, unit)
         system = path.parent.name or path.name

@@ -38,7 +38,7 @@ def read_frame(frame: Any, **options: Any) -> Sample | Suite:
         raise DataError(f"{FRAME_SOURCE}: no rows")
     cells = [frame.iloc[:, j].tolist() for j in range(len(columns))]
     rows = ((i + 1, dict(zip(columns, row, strict=True))) for i, row in enumerate(zip(*cells, strict=True)))
-    return build_table(rows, columns, Path(FRAME_SOURCE), positioned=False, **options)
+    return build_table(rows, columns, Path(FRAME_SOURCE), positioned=False, text=True, **options)
 
 
 def suite_from_frame(frame: Any, **options: Any) -> Suite:

@@ -23,8 +23,9 @@ from ..data import Sample, Suite
 from ..errors import DataError
 from ..units import canonical, convert, factor
 from . import _jsonlines
-from ._common import at, number, positions, sample_or_suite
+from ._common import at, json_type, number, positions, sample_or_suite
 from ._jsonlines import line_of, value_line
+from .options import ReaderOption
 
 METRICS = ("real_time", "cpu_time")
 
@@ -35,15 +36,12 @@ class GoogleBenchmarkReader:
     name = "gbench"
     suffixes = (".json",)
     priority = 10
+    options = {"metric": ReaderOption("str", "which time is the measurement", METRICS)}
 
     def sniff(self, path: Path, head: str) -> bool:
         return '"context"' in head and '"benchmarks"' in head
 
-    def read(self, path: Path, metric: str = "real_time", **options: Any) -> Sample | Suite:
-        if options:
-            raise DataError(f"{path}: the Google Benchmark format takes only metric=, not {sorted(options)}")
-        if metric not in METRICS:
-            raise DataError(f"{path}: metric must be 'real_time' or 'cpu_time', got {metric!r}")
+    def read(self, path: Path, metric: str = "real_time") -> Sample | Suite:
         return _jsonlines.read_with_lines(path, lambda doc: self._convert(doc, path, metric))
 
     def _convert(self, doc: Any, path: Path, metric: str) -> Sample | Suite:
@@ -59,11 +57,23 @@ class GoogleBenchmarkReader:
             line = _jsonlines.value_line(entries, i - 1)
             if not isinstance(e, dict) or "name" not in e:
                 raise DataError(f"{at(path, line)}: benchmark entry {i} has no \"name\"")
-            name = str(e.get("run_name") or e["name"])
+            for key in ("name", "run_name", "run_type", "aggregate_name", "error_message"):
+                if key in e and (not isinstance(e[key], str) or (key in ("name", "run_name") and not e[key].strip())):
+                    shown = "empty" if isinstance(e[key], str) else json_type(e[key])
+                    raise DataError(f"{at(path, value_line(e, key, line))}: benchmark entry {i}: \"{key}\" is "
+                                    f"{shown}, not {'a name' if key in ('name', 'run_name') else 'a string'}")
+            name = e.get("run_name") or e["name"]
+            if not isinstance(e.get("error_occurred", False), bool):
+                raise DataError(f"{at(path, value_line(e, 'error_occurred', line))}: benchmark {name!r}: "
+                                f"\"error_occurred\" is {json_type(e['error_occurred'])}, not true or false")
             if e.get("error_occurred"):
                 raise DataError(f"{at(path, line)}: benchmark {name!r} reported an error: "
                                 f"{e.get('error_message', 'no message')}")
-            if e.get("run_type", "iteration") == "aggregate":
+            run_type = e.get("run_type", "iteration")
+            if run_type not in ("iteration", "aggregate"):
+                raise DataError(f"{at(path, value_line(e, 'run_type', line))}: benchmark {name!r}: run_type "
+                                f"{run_type!r} is not 'iteration' or 'aggregate'")
+            if run_type == "aggregate":
                 aggregates[name] = aggregates.get(name, 0) + 1
                 continue
             where = at(path, value_line(e, metric, line))

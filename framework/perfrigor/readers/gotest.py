@@ -28,7 +28,6 @@ then a system of the suite (``note: before`` / ``note: after`` in one file).
 
 from __future__ import annotations
 
-import math
 import re
 from pathlib import Path
 from typing import Any
@@ -37,9 +36,12 @@ from ..data import Sample, Suite
 from ..errors import DataError
 from ..units import lower_is_better as unit_direction
 from ._common import at, positions, read_text, sample_or_suite
+from .numbers import ASCII_SPACE, parse_number, shown
+from .options import LOWER_IS_BETTER, ReaderOption
 
-_RESULT = re.compile(r"^Benchmark(?P<name>[^\s]*)\s+(?P<iters>\S+)\s+(?P<rest>.*)$")
-_CONFIG = re.compile(r"^(?P<key>[^\s:]+):(?:\s+(?P<value>.*?))?\s*$")
+# fields are separated by ASCII white space only: a no-break space is part of a field (and no number)
+_RESULT = re.compile(r"^Benchmark(?P<name>[^\s]*)\s+(?P<iters>\S+)\s+(?P<rest>.*)$", re.ASCII)
+_CONFIG = re.compile(r"^(?P<key>[^\s:]+):(?:\s+(?P<value>.*?))?\s*$", re.ASCII)
 _SNIFF = re.compile(r"^Benchmark\S*\s+\d+\s+[-+.\dEeInfNa]+\s+\S+", re.MULTILINE)
 #: benchstat's names for Go's units, and what they stand for
 METRIC_NAMES = {"ns/op": "sec/op", "MB/s": "B/s"}
@@ -62,17 +64,15 @@ class GoBenchReader:
     name = "go"
     suffixes = (".txt", ".bench", "")
     priority = 20
+    options = {"metric": ReaderOption("str", "the metric to read (sec/op, B/op, allocs/op, a custom unit...)"),
+               "system": ReaderOption("str", "the configuration key whose values are the systems (e.g. note)"),
+               "lower_is_better": LOWER_IS_BETTER}
 
     def sniff(self, path: Path, head: str) -> bool:
         return _SNIFF.search(head) is not None
 
     def read(self, path: Path, metric: str | None = None, system: str | None = None,
-             lower_is_better: bool | None = None, **options: Any) -> Sample | Suite:
-        if options:
-            raise DataError(f"{path}: the Go benchmark format takes only metric=, system= and lower_is_better=, "
-                            f"not {sorted(options)}")
-        if system is not None and not isinstance(system, str):
-            raise DataError(f"{path}: system= names a configuration key (e.g. \"note\"), got {system!r}")
+             lower_is_better: bool | None = None) -> Sample | Suite:
         results, skipped = self._parse(path)
         if not results:
             raise DataError(f"{path}: no benchmark results (lines 'BenchmarkName  N  value unit ...')")
@@ -85,7 +85,7 @@ class GoBenchReader:
         results: list[dict[str, Any]] = []
         skipped = 0
         for lineno, raw in enumerate(read_text(path).split("\n"), 1):
-            line = raw.strip()
+            line = raw.strip(ASCII_SPACE)
             if not line:
                 continue
             m = _RESULT.match(line)
@@ -172,23 +172,18 @@ def _result(m: re.Match, config: dict[str, str], path: Path, lineno: int) -> dic
     """One result line: its name, configuration and ``{metric: (value, unit)}``."""
     where = at(path, lineno)
     name = m.group("name") or "Benchmark"
-    try:
-        iterations = int(m.group("iters"))
-    except ValueError:
-        raise DataError(f"{where}: benchmark {name!r}: iteration count {m.group('iters')[:40]!r} is not an "
-                        "integer") from None
-    fields = m.group("rest").split()
+    if re.fullmatch(r"[0-9]+", m.group("iters")) is None:
+        raise DataError(f"{where}: benchmark {name!r}: iteration count {shown(m.group('iters'))} is not a whole "
+                        "number (digits 0-9)")
+    iterations = int(m.group("iters"))
+    rest = m.group("rest").strip(ASCII_SPACE)
+    fields = re.split(r"\s+", rest, flags=re.ASCII) if rest else []
     if not fields or len(fields) % 2:
         raise DataError(f"{where}: benchmark {name!r}: expected value-unit pairs after the iteration count, "
                         f"got {' '.join(fields)[:60]!r}")
     metrics: dict[str, tuple[float, str]] = {}
     for raw, unit in zip(fields[::2], fields[1::2], strict=True):
-        try:
-            value = float(raw)
-        except ValueError:
-            raise DataError(f"{where}: benchmark {name!r}: {raw[:40]!r} ({unit[:20]}) is not a number") from None
-        if not math.isfinite(value):
-            raise DataError(f"{where}: benchmark {name!r}: {unit[:20]} value {raw[:40]!r} is not a finite number")
+        value = parse_number(raw, where, f"benchmark {name!r} {unit[:20]} value")
         key = metric_name(unit)
         if key in metrics:
             raise DataError(f"{where}: benchmark {name!r}: metric {key} appears twice on one line")

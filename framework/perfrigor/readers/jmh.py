@@ -39,6 +39,7 @@ from ..units import lower_is_better as unit_direction
 from . import _jsonlines
 from ._common import at, lines_of, number, numbers, positions, sample_or_suite
 from ._jsonlines import line_of, value_line
+from .options import LOWER_IS_BETTER, ReaderOption
 
 #: JMH modes, and whether a lower score is better
 MODES = {"thrpt": False, "avgt": True, "sample": True, "ss": True}
@@ -60,17 +61,14 @@ class JmhReader:
     name = "jmh"
     suffixes = (".json",)
     priority = 10
+    options = {"metric": ReaderOption("str", "a secondary metric to read (e.g. gc.alloc.rate.norm)"),
+               "lower_is_better": LOWER_IS_BETTER}
 
     def sniff(self, path: Path, head: str) -> bool:
         return (re.match(r"\s*\[\s*\{", head) is not None
                 and ('"primaryMetric"' in head or ('"benchmark"' in head and '"mode"' in head)))
 
-    def read(self, path: Path, metric: str | None = None, lower_is_better: bool | None = None,
-             **options: Any) -> Sample | Suite:
-        if options:
-            raise DataError(f"{path}: the JMH format takes only metric= and lower_is_better=, not {sorted(options)}")
-        if lower_is_better is not None and not isinstance(lower_is_better, bool):
-            raise DataError(f"{path}: lower_is_better must be true or false, got {lower_is_better!r}")
+    def read(self, path: Path, metric: str | None = None, lower_is_better: bool | None = None) -> Sample | Suite:
         return _jsonlines.read_with_lines(path, lambda doc: self._convert(doc, path, metric, lower_is_better))
 
     def _convert(self, doc: Any, path: Path, metric: str | None, lower_is_better: bool | None) -> Sample | Suite:

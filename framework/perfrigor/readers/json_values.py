@@ -17,6 +17,7 @@ from ..errors import DataError
 from . import _jsonlines
 from ._common import at, lines_of, number, numbers, positions, sample_or_suite
 from ._jsonlines import line_of, value_line
+from .options import LOWER_IS_BETTER, UNIT
 
 
 def _values(node: Any, path: Path, what: str, line: int | None = None) -> tuple[Any, Any]:
@@ -53,15 +54,13 @@ class JsonValuesReader:
     name = "json"
     suffixes = (".json",)
     priority = 40
+    options = {"unit": UNIT, "lower_is_better": LOWER_IS_BETTER}
 
     def sniff(self, path: Path, head: str) -> bool:
         s = head.lstrip()
         return path.suffix.lower() == ".json" or s.startswith("[") or s.startswith("{")
 
-    def read(self, path: Path, unit: str = "s", lower_is_better: bool = True, **options: Any) -> Sample | Suite:
-        if options:
-            raise DataError(f"{path}: the JSON values format takes only unit= and lower_is_better=, "
-                            f"not {sorted(options)}")
+    def read(self, path: Path, unit: str = "s", lower_is_better: bool = True) -> Sample | Suite:
         return _jsonlines.read_with_lines(path, lambda data: self._convert(data, path, unit, lower_is_better))
 
     @staticmethod

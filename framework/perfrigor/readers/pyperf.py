@@ -20,7 +20,16 @@ import numpy as np
 from ..data import Sample, Suite
 from ..errors import DataError
 from . import _jsonlines
-from ._common import UNIT_ALIASES, at, lines_of, numbers, positions, sample_or_suite
+from ._common import (
+    UNIT_ALIASES,
+    at,
+    json_type,
+    lines_of,
+    number,
+    numbers,
+    positions,
+    sample_or_suite,
+)
 from ._jsonlines import line_of, value_line
 
 
@@ -30,20 +39,19 @@ class PyperfReader:
     name = "pyperf"
     suffixes = (".json", ".json.gz")
     priority = 10
+    options: dict = {}
 
     def sniff(self, path: Path, head: str) -> bool:
         return ('"benchmarks"' in head and '"runs"' in head and '"context"' not in head
                 and '"machine_info"' not in head)
 
-    def read(self, path: Path, **options: Any) -> Sample | Suite:
-        if options:
-            raise DataError(f"{path}: the pyperf format takes no option(s) {sorted(options)}")
+    def read(self, path: Path) -> Sample | Suite:
         return _jsonlines.read_with_lines(path, lambda doc: self._convert(doc, path))
 
     def _convert(self, doc: Any, path: Path) -> Sample | Suite:
         if not isinstance(doc, dict) or not isinstance(doc.get("benchmarks"), list):
             raise DataError(f"{at(path, line_of(doc))}: not a pyperf file (no \"benchmarks\" array)")
-        common = doc.get("metadata") or {}
+        common = _object(doc, "metadata", path, "the file's \"metadata\"")
         benches = doc["benchmarks"]
         if not benches:
             raise DataError(f"{at(path, line_of(benches))}: no benchmarks")
@@ -51,8 +59,12 @@ class PyperfReader:
         for i, bench in enumerate(benches):
             if not isinstance(bench, dict):
                 raise DataError(f"{at(path, line_of(benches))}: benchmark {i + 1} is not an object")
-            meta = {**common, **(bench.get("metadata") or {})}
-            name = str(meta.get("name") or f"benchmark{i + 1}")
+            meta = {**common, **_object(bench, "metadata", path, f"benchmark {i + 1}: \"metadata\"")}
+            name = meta.get("name", f"benchmark{i + 1}")
+            if not isinstance(name, str) or not name.strip():
+                where = value_line(bench.get("metadata"), "name", line_of(bench))
+                raise DataError(f"{at(path, where)}: benchmark {i + 1}: \"name\" is "
+                                f"{'empty' if isinstance(name, str) else json_type(name)}, not a name")
             if name in data:
                 raise DataError(f"{at(path, line_of(bench))}: benchmark {name!r} appears twice")
             data[name] = {path.name: self._sample(bench, meta, name, path)}
@@ -69,14 +81,13 @@ class PyperfReader:
         for r, run in enumerate(runs, 1):
             if not isinstance(run, dict):
                 raise DataError(f"{at(path, line_of(runs))}: benchmark {name!r}, run {r} is not an object")
-            values = run.get("values") or []
-            warm = run.get("warmups") or []
-            warmups += len(warm)
+            what = f"benchmark {name!r}, run {r}"
+            _object(run, "metadata", path, f"{what}: \"metadata\"")
+            values = _array(run, "values", path, what)
+            warmups += len(_warmups(run, path, what))
             if not values:
                 calibration += 1  # a calibration run: warmups only
                 continue
-            if not isinstance(values, list):
-                raise DataError(f"{at(path, line_of(run))}: benchmark {name!r}, run {r}: \"values\" is not an array")
             per_run.append(numbers(values, path, f"benchmark {name!r}, run {r} value"))
             per_run_lines.append(lines_of(values, value_line(run, "values")))
         if not per_run:
@@ -94,7 +105,39 @@ class PyperfReader:
             levels = ("value",)
             if len(counts) > 1:
                 metadata["flattened"] = f"runs have unequal numbers of values {sorted(counts)}"
-        unit_name = str(meta.get("unit", "second"))
+        unit_name = meta.get("unit", "second")
+        if not isinstance(unit_name, str):
+            raise DataError(f"{at(path, line_of(bench))}: benchmark {name!r}: \"unit\" is {json_type(unit_name)}, "
+                            "not a unit")
         unit = UNIT_ALIASES.get(unit_name, unit_name)
         return Sample(values, levels=levels, unit=unit, lower_is_better=True, name=path.name,
                       source=str(path), metadata=metadata, positions=positions(lines))
+
+
+def _object(parent: dict, key: str, path: Path, what: str) -> dict:
+    """``parent[key]``, a JSON object (``{}`` when absent); DataError for another type."""
+    value = parent.get(key, {})
+    if not isinstance(value, dict):
+        raise DataError(f"{at(path, value_line(parent, key))}: {what} is {json_type(value)}, not an object")
+    return value
+
+
+def _array(parent: dict, key: str, path: Path, what: str) -> list:
+    """``parent[key]``, a JSON array (``[]`` when absent); DataError for another type."""
+    value = parent.get(key, [])
+    if not isinstance(value, list):
+        raise DataError(f"{at(path, value_line(parent, key))}: {what}: \"{key}\" is {json_type(value)}, "
+                        "not an array")
+    return value
+
+
+def _warmups(run: dict, path: Path, what: str) -> list:
+    """A run's warmups: ``[[loops, value], ...]`` as pyperf writes them (only counted, but checked)."""
+    warm = _array(run, "warmups", path, what)
+    for k, pair in enumerate(warm):
+        if not (isinstance(pair, list) and len(pair) == 2):
+            raise DataError(f"{at(path, value_line(warm, k))}: {what}: warmup {k + 1} is {json_type(pair)}, "
+                            "not a [loops, value] pair")
+        number(pair[0], at(path, value_line(warm, k)), f"{what}: warmup {k + 1} loops")
+        number(pair[1], at(path, value_line(warm, k)), f"{what}: warmup {k + 1} value")
+    return warm

@@ -38,14 +38,13 @@ class PytestBenchmarkReader:
     name = "pytest-benchmark"
     suffixes = (".json",)
     priority = 10
+    options: dict = {}
 
     def sniff(self, path: Path, head: str) -> bool:
         return ('"machine_info"' in head or '"commit_info"' in head
                 or ('"benchmarks"' in head and '"stats"' in head and '"fullname"' in head))
 
-    def read(self, path: Path, **options: Any) -> Sample | Suite:
-        if options:
-            raise DataError(f"{path}: the pytest-benchmark format takes no option(s) {sorted(options)}")
+    def read(self, path: Path) -> Sample | Suite:
         return _jsonlines.read_with_lines(path, lambda doc: self._convert(doc, path))
 
     def _convert(self, doc: Any, path: Path) -> Sample | Suite:

@@ -20,10 +20,13 @@ from typing import Any
 
 import numpy as np
 
+from .. import units
 from ..data import Sample, Suite
 from ..errors import DataError
 from . import _jsonlines
-from ._common import UNIT_ALIASES, at, number, positions, read_text, sample_or_suite
+from ._common import at, json_type, number, positions, read_text, sample_or_suite
+from .numbers import is_number
+from .options import LOWER_IS_BETTER, UNIT, ReaderOption, check_options
 
 VALUE_NAMES = ("value", "time", "times", "seconds", "secs", "sec", "runtime", "duration", "elapsed",
                "wall", "wall_time", "walltime", "real", "real_time", "ms", "us", "ns", "cycles",
@@ -34,24 +37,94 @@ SYSTEM_NAMES = ("system", "version", "config", "configuration", "variant", "comp
 #: level columns recognised without being named, outermost first (this order is used)
 LEVEL_NAMES = ("build", "compilation", "process", "fork", "invocation", "execution", "run", "trial",
                "repetition", "rep", "iteration", "iter")
-HIGHER_IS_BETTER = ("throughput", "score", "rate", "ops", "speed")
-_UNIT_IN_NAME = re.compile(r"^(?P<base>.*?)[\s_\-]*[(\[]?(?P<unit>ms|us|µs|ns|s|sec|secs|seconds|"
-                           r"milliseconds|microseconds|nanoseconds|cycles)[)\]]?$", re.IGNORECASE)
-OPTIONS = ("benchmark", "system", "value", "levels", "unit", "lower_is_better")
+#: value columns named so (without a unit) hold a rate or a score: higher is better
+HIGHER_IS_BETTER = ("throughput", "score", "rate", "ops", "speed", "qps", "rps", "tps", "iops", "bandwidth",
+                    "ops_per_sec", "ops_per_second", "items_per_second", "bytes_per_second", "requests_per_second")
+#: units that are also ordinary words or abbreviations (``min``imum, ``h``): never taken from a bare name or
+#: a ``_suffix``, only from brackets (``time (min)``) or ``unit=``
+AMBIGUOUS_UNITS = frozenset({"min", "h", "B", "day", "hr"})
+#: units tidy tables write that the unit registry does not know, accepted as a suffix all the same
+OTHER_UNITS = frozenset({"cycles"})
+_BRACKETED = re.compile(r"^(?P<base>.*?)\s*[(\[](?P<unit>[^()\[\]]+)[)\]]$")
+#: a name that says "per unit of time" (``items_per_second``, ``items/s``, ``req per sec``): a rate
+_RATE_NAME = re.compile(r"(?:/|(?:^|[\s_\-])per[\s_\-]*)(?:s|secs?|seconds?|ms|msecs?|milliseconds?|us|usecs?|"
+                        r"microseconds?|ns|nsecs?|nanoseconds?|min|minutes?|h|hr|hours?)$", re.IGNORECASE)
+_SEPARATED = re.compile(r"^(?P<base>.+?)[\s_\-]+(?P<unit>[^\s_\-]+)$")
+OPTIONS = {
+    "benchmark": ReaderOption("str", "the column naming the benchmark"),
+    "system": ReaderOption("str", "the column naming the system (version, configuration...)"),
+    "value": ReaderOption("str", "the column holding the measurements"),
+    "levels": ReaderOption("names", "the level columns, outermost first (e.g. [\"invocation\", \"iteration\"])"),
+    "unit": UNIT,
+    "lower_is_better": LOWER_IS_BETTER,
+}
 
 
 def _norm(name: str) -> str:
     return name.strip().lower()
 
 
-def _split_unit(column: str) -> tuple[str, str | None]:
-    """``"time_ms"`` / ``"time (ms)"`` -> ("time", "ms"); ``"ms"`` -> ("ms", "ms")."""
-    if _norm(column) in UNIT_ALIASES:
-        return _norm(column), UNIT_ALIASES[_norm(column)]
-    m = _UNIT_IN_NAME.match(column.strip())
-    if m and m.group("base"):
-        return _norm(m.group("base")), UNIT_ALIASES.get(m.group("unit").lower(), m.group("unit"))
-    return _norm(column), None
+def _known_unit(text: str, bracketed: bool = False) -> str | None:
+    """``text`` as a unit: the registry's name (any spelling), a unit of OTHER_UNITS, or None.
+
+    Outside brackets the ambiguous abbreviations (``min``, ``h``) are not units.
+    """
+    unit = units.canonical(text)
+    if units.lookup(text) is None and unit not in OTHER_UNITS:
+        return None
+    if not bracketed and (text.strip() in AMBIGUOUS_UNITS or unit in AMBIGUOUS_UNITS):
+        return None
+    return unit
+
+
+def split_unit(column: str) -> tuple[str, str | None]:
+    """A value column's name -> (its base name, the unit it states, or None).
+
+    The unit is taken only where the name states one explicitly: the whole name is a unit
+    (``ms``, ``seconds``, ``ops/s``), a unit in brackets (``time (ms)``, ``throughput [ops/s]``),
+    or a known unit after a separator (``time_ms``, ``time-ns``, ``latency us``). A bare word is
+    never split (``ops`` is not ``op`` + ``s``, ``runtimes`` not ``runtime`` + ``s``).
+    """
+    name = column.strip()
+    whole = _known_unit(name)
+    if whole is not None:
+        return _norm(name), whole
+    m = _BRACKETED.match(name)
+    if m and m.group("base").strip():
+        unit = _known_unit(m.group("unit"), bracketed=True)
+        return _norm(m.group("base")), unit if unit is not None else m.group("unit").strip()
+    m = _SEPARATED.match(name)
+    if m and not re.search(r"(?:^|[\s_\-])per$", m.group("base"), re.IGNORECASE):  # items_per_second: a rate
+        unit = _known_unit(m.group("unit"))
+        if unit is not None:
+            return _norm(m.group("base")), unit
+    return _norm(name), None
+
+
+def direction(column: str, unit: str | None, where: str) -> tuple[bool, str]:
+    """Whether lower is better for a value column (and why), when ``lower_is_better=`` does not say.
+
+    1. A unit that has a direction says it: times lower, rates (``ops/s``, ``MB/s``) higher.
+    2. Else a column named like a rate or score (HIGHER_IS_BETTER, with or without a unit) is higher.
+    3. Else lower (a time, the common case).
+    A unit and a name that disagree (``throughput_ms``) are a DataError asking for ``lower_is_better=``.
+    """
+    base, _ = split_unit(column)
+    by_unit = units.lower_is_better(unit) if unit else None
+    by_name = False if is_rate_name(base) else None
+    if by_unit is not None and by_name is not None and by_unit != by_name:
+        raise DataError(f"{where}: column {column!r} is named like a rate (higher is better) but its unit "
+                        f"{unit!r} is {'a time' if by_unit else 'a rate'}; say which with lower_is_better=")
+    if by_unit is not None:
+        return by_unit, f"unit {unit}"
+    if by_name is not None:
+        return False, f"column {column!r} names a rate"
+    return True, "the default (a time)"
+
+
+def is_rate_name(base: str) -> bool:
+    """Whether a column's base name (without its unit) names a rate or a score: higher is better."""
+    return _norm(base) in HIGHER_IS_BETTER or _RATE_NAME.search(base.strip()) is not None
 
 
 def _find(columns: Sequence[str], names: Iterable[str]) -> str | None:
@@ -60,6 +133,21 @@ def _find(columns: Sequence[str], names: Iterable[str]) -> str | None:
         if n in by_norm:
             return by_norm[n]
     return None
+
+
+def check_columns(columns: Sequence[str], where: str) -> None:
+    """DataError for two columns of one name, or of names that differ only in case or spaces.
+
+    Which of ``time`` and ``TIME`` holds the measurements would be a guess: both are named.
+    """
+    seen: dict[str, str] = {}
+    for c in columns:
+        key = _norm(c)
+        if key in seen:
+            same = "the same name" if seen[key] == c else "names that differ only in case or spaces"
+            raise DataError(f"{where}: columns {seen[key]!r} and {c!r} have {same}; which one is meant "
+                            "is ambiguous (rename one)")
+        seen[key] = c
 
 
 class ColumnMap:
@@ -71,6 +159,7 @@ class ColumnMap:
                  lower_is_better: bool | None = None) -> None:
         self.where = where
         cols = list(columns)
+        check_columns(cols, where)
         missing = [c for c in (benchmark, system, value) if c is not None and c not in cols]
         if isinstance(levels, str):
             levels = [levels]
@@ -79,9 +168,10 @@ class ColumnMap:
             raise DataError(f"{where}: no column(s) {missing}; columns are {cols}")
         if value is None:
             value = _find(cols, VALUE_NAMES)
-            if value is None:
-                value = next((c for c in cols if _split_unit(c)[1] is not None
-                              and _split_unit(c)[0] in VALUE_NAMES), None)
+            if value is None:  # a time or a rate with its unit (time_ms, ops/s), or a rate (items_per_second)
+                value = next((c for c in cols if (split_unit(c)[1] is not None and (
+                    split_unit(c)[0] in VALUE_NAMES or is_rate_name(split_unit(c)[0])
+                    or split_unit(c)[0] == _norm(c))) or is_rate_name(c)), None)
         if value is None:
             raise DataError(f"{where}: cannot tell which column holds the measurements (columns: {cols}); "
                             "name it with value=... (CLI: a [input] table in the config, value = \"...\")")
@@ -94,19 +184,19 @@ class ColumnMap:
             levels = [by_norm[n] for n in LEVEL_NAMES if n in by_norm]
         self.levels = list(levels)
         self.unit_column = _find(cols, ("unit",)) if unit is None else None
-        base, name_unit = _split_unit(value)
-        self.unit = unit or name_unit or "s"
-        if lower_is_better is None:
-            lower_is_better = base not in HIGHER_IS_BETTER
-        if not isinstance(lower_is_better, bool):
-            raise DataError(f"{where}: lower_is_better must be true or false, got {lower_is_better!r}")
+        base, name_unit = split_unit(value)
+        # a column named like a rate states no unit: not seconds, whatever its values are
+        self.unit = unit or name_unit or ("" if is_rate_name(base) else "s")
+        #: the unit stated by unit= or the column's name (a unit column's units are per sample)
+        self.stated_unit = unit or name_unit
         self.lower_is_better = lower_is_better
 
-
-def _check_options(options: Mapping[str, Any], where: str) -> None:
-    unknown = sorted(set(options) - set(OPTIONS))
-    if unknown:
-        raise DataError(f"{where}: unknown reader option(s) {unknown}; tidy tables take {list(OPTIONS)}")
+    def direction(self, unit: str) -> tuple[bool, str]:
+        """``(lower_is_better, why)`` for a sample in ``unit``: lower_is_better= if given, else the rules."""
+        if self.lower_is_better is not None:
+            return self.lower_is_better, "lower_is_better="
+        stated = self.stated_unit or (unit if self.unit_column is not None else None)
+        return direction(self.value, stated, self.where)
 
 
 class _Unit:
@@ -153,25 +243,26 @@ def _nest(root: _Unit, depth: int, level_names: Sequence[str], label: str, where
 
 
 def build_table(rows: Iterable[tuple[int, Mapping[str, Any]]], columns: Sequence[str], path: Path,
-                positioned: bool = True, **options: Any) -> Sample | Suite:
+                positioned: bool = True, text: bool = False, **options: Any) -> Sample | Suite:
     """Group ``(line, row)`` records into ``{benchmark: {system: Sample}}``.
 
     ``positioned``: record each value's line in ``Sample.positions`` (not for DataFrames, which have rows).
+    ``text``: the cells are text (CSV, a DataFrame), whose strings are parsed as numbers; in JSON a
+    value must be a JSON number.
     """
-    _check_options(options, str(path))
+    check_options(TidyJsonReader(), options)  # for DataFrames and JSON values' records too
     m = ColumnMap(columns, str(path), **options)
     default_bench = path.stem
     default_system = path.name
     groups: dict[str, dict[str, _Unit]] = {}
-    units: dict[tuple[str, str], set[str]] = {}
+    units_found: dict[tuple[str, str], dict[str, int]] = {}
     depth = len(m.levels)
+    what = f"{m.value!r}"
     for line, row in rows:
         bench = default_bench if m.benchmark is None else _label(row.get(m.benchmark), path, line, m.benchmark)
         system = default_system if m.system is None else _label(row.get(m.system), path, line, m.system)
         raw = row.get(m.value)
-        value = _fast_float(raw)
-        if value is None:  # not a plain finite number: let number() say what is wrong, and where
-            value = number(raw, at(path, line), f"{m.value!r}")
+        value = raw if type(raw) is float and math.isfinite(raw) else number(raw, at(path, line), what, text=text)
         node = groups.setdefault(bench, {}).get(system)
         if node is None:
             node = groups[bench][system] = _Unit(line)
@@ -184,7 +275,8 @@ def build_table(rows: Iterable[tuple[int, Mapping[str, Any]]], columns: Sequence
         key_lines = getattr(row, "key_lines", None)  # a JSON record knows the line of each of its values
         node.rows.append((key_lines.get(m.value, line) if key_lines else line, value))
         if m.unit_column is not None:
-            units.setdefault((bench, system), set()).add(_label(row.get(m.unit_column), path, line, m.unit_column))
+            unit_text = _label(row.get(m.unit_column), path, line, m.unit_column)
+            units_found.setdefault((bench, system), {}).setdefault(unit_text, line)
     if not groups:
         raise DataError(f"{path}: no measurements (only a header)")
     data: dict[str, dict[str, Sample]] = {}
@@ -202,38 +294,32 @@ def build_table(rows: Iterable[tuple[int, Mapping[str, Any]]], columns: Sequence
                 arr, where = arr.reshape(1), where.reshape(1)
                 level_names = level_names or ["run"]
             unit = m.unit
-            if (bench, system) in units:
-                found = units[(bench, system)]
+            if (bench, system) in units_found:
+                found = units_found[(bench, system)]
                 if len(found) > 1:
-                    raise DataError(f"{path}: {label}: several units {sorted(found)} in column {m.unit_column!r}")
-                unit = found.pop()
-            data[bench][system] = Sample(arr, levels=level_names or None, unit=unit,
-                                         lower_is_better=m.lower_is_better,
+                    raise DataError(f"{path}: {label}: several units {sorted(found)} in column {m.unit_column!r} "
+                                    f"(lines {', '.join(str(ln) for ln in found.values())})")
+                unit = next(iter(found))
+            lower, why = m.direction(unit)
+            metadata = {} if lower and m.lower_is_better is None and why.startswith("the default") else {
+                "direction": f"{'lower' if lower else 'higher'} is better ({why})"}
+            data[bench][system] = Sample(arr, levels=level_names or None, unit=unit, lower_is_better=lower,
                                          name=system if m.system is not None else path.name,
-                                         source=str(path), positions=positions(where) if positioned else None)
+                                         source=str(path), metadata=metadata,
+                                         positions=positions(where) if positioned else None)
     return sample_or_suite(data, path, named=m.benchmark is not None)
 
 
-def _fast_float(raw: Any) -> float | None:
-    """``float(raw)`` for a finite number or numeric string, else None (the slow path explains)."""
-    kind = type(raw)
-    if kind is str or kind is float or kind is int:
-        try:
-            v = float(raw)
-        except (ValueError, OverflowError):
-            return None
-        return v if math.isfinite(v) else None
-    return None
-
-
 def _label(raw: Any, path: Path, line: int, column: str) -> str:
-    """A benchmark, system or level value as a name."""
+    """A benchmark, system, level or unit value as a name: text, or a number written in JSON."""
     if type(raw) is str:
         text = raw.strip()
         if text:
             return text
     if raw is None or (isinstance(raw, str) and not raw.strip()):
         raise DataError(f"{at(path, line)}: missing {column!r}")
+    if isinstance(raw, bool) or not isinstance(raw, str | int | float):
+        raise DataError(f"{at(path, line)}: {column!r} is {json_type(raw)}, not a name (a string or a number)")
     if isinstance(raw, float) and raw.is_integer():
         raw = int(raw)
     return str(raw).strip()
@@ -242,27 +328,21 @@ def _label(raw: Any, path: Path, line: int, column: str) -> str:
 # ---------------------------------------------------------------- CSV
 
 
-def _looks_numeric(cell: str) -> bool:
-    try:
-        float(cell)
-        return True
-    except ValueError:
-        return False
-
-
 class TidyCsvReader:
     """CSV/TSV with a header row, one measurement per row (benchmark, system, levels, value)."""
 
     name = "tidy-csv"
     suffixes = (".csv", ".tsv", ".tab")
     priority = 50
+    options = {**OPTIONS, "delimiter": ReaderOption("char", "the field separator (default: tab, ';' or ',' "
+                                                            "from the header)")}
 
     def sniff(self, path: Path, head: str) -> bool:
         first = next((ln for ln in head.splitlines() if ln.strip() and not ln.lstrip().startswith("#")), "")
         if not first:
             return False
         cells = [c.strip().strip('"') for c in re.split(r"[,\t;]", first)]
-        has_header = any(c and not _looks_numeric(c) for c in cells)
+        has_header = any(c and not is_number(c) for c in cells)
         suffix = path.suffix.lower()
         # other tables with a header (a Speedup-Test .cfg, ...) belong to their own readers
         return has_header and (suffix in self.suffixes or (suffix in ("", ".txt", ".dat") and len(cells) > 1))
@@ -282,13 +362,13 @@ class TidyCsvReader:
         try:
             for cells in reader:
                 line = reader.line_num
-                if not cells or not any(c.strip() for c in cells) or cells[0].lstrip().startswith("#"):
-                    continue
+                if not cells or not any(c.strip() for c in cells):
+                    continue  # a blank line, or a row of empty cells: nothing to lose
                 if columns is None:
+                    if cells[0].lstrip().startswith("#"):
+                        continue  # a comment above the header; after it, '#' is a benchmark's first character
                     columns = [c.strip() for c in cells]
-                    dup = sorted({c for c in columns if columns.count(c) > 1})
-                    if dup:
-                        raise DataError(f"{at(path, line)}: duplicate column name(s) {dup}")
+                    check_columns(columns, at(path, line))
                     continue
                 if len(cells) != len(columns):
                     raise DataError(f"{at(path, line)}: {len(cells)} field(s) where the header has {len(columns)}")
@@ -296,7 +376,7 @@ class TidyCsvReader:
         except csv.Error as exc:
             raise DataError(f"{at(path, reader.line_num)}: malformed CSV: {exc}") from None
         assert columns is not None
-        return build_table(rows, columns, path, **options)
+        return build_table(rows, columns, path, text=True, **options)
 
 
 # ---------------------------------------------------------------- JSON records
@@ -308,6 +388,7 @@ class TidyJsonReader:
     name = "tidy-json"
     suffixes = (".json",)
     priority = 30
+    options = OPTIONS
 
     def sniff(self, path: Path, head: str) -> bool:
         return re.match(r"\s*\[\s*\{", head) is not None

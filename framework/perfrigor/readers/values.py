@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
-from typing import Any
 
 from ..data import Sample
 from ..errors import DataError
 from ._common import read_text
+from .numbers import ASCII_SPACE, parse_number, shown
+from .options import LOWER_IS_BETTER, UNIT
 
 
 class ValuesReader:
@@ -21,10 +21,11 @@ class ValuesReader:
     name = "values"
     suffixes = (".txt", ".dat", ".data", ".csv", "")
     priority = 90  # the fallback: tried after formats with a recognisable header
+    options = {"unit": UNIT, "lower_is_better": LOWER_IS_BETTER}
 
     def sniff(self, path: Path, head: str) -> bool:
         for line in head.splitlines():
-            s = line.strip()
+            s = line.strip(ASCII_SPACE)
             if not s or s.startswith("#"):
                 continue
             try:
@@ -34,26 +35,17 @@ class ValuesReader:
                 return False
         return False
 
-    def read(self, path: Path, lower_is_better: bool = True, unit: str = "s", **options: Any) -> Sample:
-        if options:
-            raise DataError(f"{path}: the one-value-per-line format takes only unit= and lower_is_better=, "
-                            f"not {sorted(options)}")
+    def read(self, path: Path, lower_is_better: bool = True, unit: str = "s") -> Sample:
         values: list[float] = []
         lines: list[int] = []
         for lineno, line in enumerate(read_text(path).split("\n"), 1):
-            s = line.strip()
+            s = line.strip(ASCII_SPACE)
             if not s or s.startswith("#"):
                 continue
-            s = s.rstrip(",").strip()
-            try:
-                v = float(s)
-            except ValueError:
-                what = "several values" if len(s.replace(",", " ").split()) > 1 else "not a number"
-                raise DataError(f"{path}, line {lineno}: {s[:40]!r} is {what} "
-                                "(expected one number per line)") from None
-            if not math.isfinite(v):
-                raise DataError(f"{path}, line {lineno}: {s[:40]!r} is not a finite number")
-            values.append(v)
+            s = s.rstrip(",").strip(ASCII_SPACE)
+            if len(s.replace(",", " ").split()) > 1:
+                raise DataError(f"{path}, line {lineno}: {shown(s)} is several values (expected one number per line)")
+            values.append(parse_number(s, f"{path}, line {lineno}"))
             lines.append(lineno)
         if not values:
             raise DataError(f"{path}: no measurements")

@@ -97,7 +97,8 @@ def inputs_table(report) -> Table:
         for system, s in systems.items():
             meta = s.get("metadata") or {}
             note = ", ".join(f"{k}: {fmt(v)}" for k, v in meta.items() if k != "format")
-            higher = "" if s.get("lower_is_better", True) else "higher is better"
+            # a reader that guessed the direction says how ("direction" in the notes); else say it is higher
+            higher = "" if s.get("lower_is_better", True) or "direction" in meta else "higher is better"
             meta_rows.append(([bench, system, str(s.get("n")), "x".join(str(d) for d in s.get("shape", [])),
                                ", ".join(s.get("levels", []))], "; ".join(x for x in (higher, note) if x) or "-"))
             values.append([s.get("mean"), s.get("median"), s.get("sd")])
