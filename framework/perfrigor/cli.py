@@ -13,6 +13,7 @@ import argparse
 import concurrent.futures as cf
 import contextlib
 import json
+import os
 import sys
 import tomllib
 from collections.abc import Iterator, Mapping, Sequence
@@ -20,14 +21,18 @@ from pathlib import Path
 from typing import Any
 
 from . import progress
+from .config import PipelineSpec, parse_config
 from .data import Sample, Suite
 from .errors import ConfigError, PerfrigorError
+from .executors import Watched, stop_pool
 from .inputs import as_suite, data_files
+from .output import write_atomically
 from .pipeline import Pipeline, Step
 from .readers import read
 from .registry import did_you_mean, get_registry
 from .report import Report, judge
 from .results import Result
+from .textsafe import terminal_safe
 
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 DEFAULT_PRESET = "default"
@@ -98,6 +103,8 @@ def _add_analysis(p: argparse.ArgumentParser, pipeline_choice: bool = True) -> N
     p.add_argument("--seed", type=int, metavar="N", help="set 'random_state' on every step that has it")
     p.add_argument("--jobs", "-j", type=int, metavar="N", help="run per-benchmark steps on N processes")
     p.add_argument("--dask", metavar="ADDRESS", help="run per-benchmark steps on a dask.distributed scheduler")
+    p.add_argument("--timeout", type=float, metavar="SECONDS",
+                   help="with --jobs or --dask: give up (exit 2) when a task of benchmarks takes longer")
     p.add_argument("--baseline", dest="baseline_system", metavar="SYSTEM",
                    help="which system of the data is the baseline (default: the first)")
     p.add_argument("--candidate", dest="candidate_system", metavar="SYSTEM",
@@ -235,23 +242,29 @@ def _step_params(pipeline: Pipeline, args: argparse.Namespace, extra: Mapping[st
             overrides[sid][key] = value
     if not any(overrides.values()):
         return pipeline
-    steps = [Step(s.component.set_params(**overrides[s.id]) if overrides[s.id] else s.component, s.id)
+    steps = [Step(_with_params(s, overrides[s.id]) if overrides[s.id] else s.component, s.id)
              for s in pipeline.steps]
     return Pipeline(steps, name=pipeline.name, description=pipeline.description, baseline=pipeline.baseline,
                     candidate=pipeline.candidate, input_options=pipeline.input_options)
 
 
-def _pipeline_spec(args: argparse.Namespace, config: str | None = None) -> tuple[Mapping[str, Any], str]:
-    """The chosen pipeline as a config mapping, and where it comes from (not built yet).
+def _with_params(step: Step, params: Mapping[str, Any]) -> Any:
+    """The step's component with command-line parameters; a ConfigError names the step."""
+    try:
+        return step.component.set_params(**params)
+    except ConfigError as exc:
+        raise ConfigError(f"step {step.id!r}: {exc}" if step.id != step.component.name else str(exc)) from None
+
+
+def _pipeline_spec(args: argparse.Namespace, config: str | None = None) -> PipelineSpec:
+    """The chosen pipeline as a parsed config, merged with its preset (not built yet).
 
     Data are read before the pipeline is built, so a bad data file is reported
     as such even when a component of the pipeline is missing.
     """
-    from .config import load_config
-
     config = config or getattr(args, "config", None)
     if config:
-        return load_config(config), str(config)
+        return parse_config(config)
     name = getattr(args, "pipeline", None) or DEFAULT_PRESET
     registry = get_registry()
     if name not in registry.presets:
@@ -259,26 +272,11 @@ def _pipeline_spec(args: argparse.Namespace, config: str | None = None) -> tuple
         raise ConfigError(f"no pipeline preset {name!r} is registered{did_you_mean(name, registry.presets)} "
                           f"(known: {known}); "
                           "give --pipeline NAME or --config FILE")
-    return registry.preset(name), f"preset {name!r}"
+    return parse_config(registry.preset(name), f"preset {name!r}")
 
 
-def _spec_input_options(spec: Mapping[str, Any]) -> dict[str, Any]:
-    """The reader options (``[input]``) of a config mapping, including its preset's."""
-    options: dict[str, Any] = {}
-    head = spec.get("pipeline") if isinstance(spec.get("pipeline"), Mapping) else {}
-    preset = head.get("preset") or spec.get("preset")
-    if preset and preset in get_registry().presets:
-        options.update(get_registry().preset(preset).get("input", {}) or {})
-    options.update(spec.get("input", {}) or {})
-    return options
-
-
-def _build_pipeline(args: argparse.Namespace, spec: Mapping[str, Any], where: str) -> Pipeline:
-    try:
-        pipeline = Pipeline.from_config(spec)
-    except ConfigError as exc:
-        message = str(exc)
-        raise ConfigError(message if message.startswith(where) else f"{where}: {message}") from None
+def _build_pipeline(args: argparse.Namespace, spec: PipelineSpec) -> Pipeline:
+    pipeline = Pipeline.from_spec(spec)
     if getattr(args, "baseline_system", None):
         pipeline.baseline = args.baseline_system
     if getattr(args, "candidate_system", None):
@@ -300,9 +298,12 @@ def _executor(args: argparse.Namespace) -> Iterator[cf.Executor | None]:
             client = distributed.Client(dask, timeout="10s")
         except (OSError, TimeoutError) as exc:
             raise UsageError(f"--dask {dask}: cannot connect to the scheduler: {exc}") from None
+        watched = Watched(client.get_executor(), lambda: len(client.scheduler_info().get("workers", {})),
+                          what=f"--dask {dask}")
         try:
-            yield client.get_executor()
+            yield watched
         finally:
+            watched.shutdown(wait=False)
             client.close()
         return
     if jobs is None or jobs == 1:
@@ -310,9 +311,21 @@ def _executor(args: argparse.Namespace) -> Iterator[cf.Executor | None]:
         return
     if jobs < 1:
         raise UsageError(f"--jobs must be at least 1, got {jobs}")
-    # workers draw no progress bars: several at once would scribble over one terminal line
-    with cf.ProcessPoolExecutor(jobs, initializer=progress.set_reporter, initargs=(None,)) as pool:
+    # workers draw no progress bars nor notices: several at once would scribble over one terminal line
+    pool = cf.ProcessPoolExecutor(jobs, initializer=progress.silence)
+    try:
         yield pool
+    except BaseException:
+        stop_pool(pool)  # a timeout or an interrupt: do not wait for the stuck tasks
+        raise
+    pool.shutdown()
+
+
+def _timeout(args: argparse.Namespace) -> float | None:
+    timeout = getattr(args, "timeout", None)
+    if timeout is not None and not timeout > 0:
+        raise UsageError(f"--timeout {timeout}: give a number of seconds > 0")
+    return timeout
 
 
 def regressions(report: Report) -> list[str]:
@@ -330,12 +343,40 @@ def _emit(text: str, args: argparse.Namespace, fmt: str, stdout) -> None:
     output = getattr(args, "output", None)
     if output:
         try:
-            Path(output).write_text(text, encoding="utf-8")
+            write_atomically(Path(output).resolve(), text)
         except OSError as exc:
             raise UsageError(f"-o {output}: cannot write: {exc.strerror or exc}") from None
         print(f"perfrigor: wrote {fmt} report to {output}", file=sys.stderr)
     else:
         stdout.write(text)
+
+
+def _input_paths(args: argparse.Namespace) -> list[str]:
+    """Every file the command reads (data and config), as given on the command line."""
+    paths = [getattr(args, name, None) for name in ("baseline", "candidate", "data", "config")]
+    return [str(p) for p in [*paths, *(getattr(args, "files", None) or [])] if p]
+
+
+def _check_output(args: argparse.Namespace) -> None:
+    """Refuse a bad ``-o`` target before the analysis, not after it: a missing or read-only
+    folder, a directory, or one of the command's own input files (symlinks resolved)."""
+    output = getattr(args, "output", None)
+    if not output:
+        return
+    target = Path(output).resolve()
+    if not target.parent.is_dir():
+        raise UsageError(f"-o {output}: cannot write: no such directory {str(Path(output).parent)!r}")
+    if target.is_dir():
+        raise UsageError(f"-o {output}: is a directory; give a file name")
+    if target.exists() and not target.is_file():
+        raise UsageError(f"-o {output}: not a regular file; give a file name")
+    if not os.access(target.parent, os.W_OK | os.X_OK):
+        raise UsageError(f"-o {output}: cannot write: the folder {str(target.parent)!r} is not writable")
+    if target.exists() and not os.access(target, os.W_OK):
+        raise UsageError(f"-o {output}: cannot write: the file is read-only")
+    for path in _input_paths(args):
+        if Path(path).resolve() == target:
+            raise UsageError(f"-o {output}: is the input file {path}; the report would replace it")
 
 
 def _render_options(args: argparse.Namespace, fmt: str) -> dict[str, Any]:
@@ -366,8 +407,7 @@ def _render(renderer: Any, report: Report, fmt: str, args: argparse.Namespace) -
 def _format(args: argparse.Namespace) -> str:
     """--format, else the format whose suffix matches -o FILE, else text."""
     output = getattr(args, "output", None)
-    if output and not Path(output).resolve().parent.is_dir():  # before the work, not after it
-        raise UsageError(f"-o {output}: cannot write: no such directory {str(Path(output).parent)!r}")
+    _check_output(args)  # before the work, not after it
     if getattr(args, "format", None):
         return args.format
     if output:
@@ -390,7 +430,7 @@ def _analyse(args: argparse.Namespace, pipeline: Pipeline, inputs: Sequence[Any]
     _render_options(args, fmt)
     pipeline = _step_params(pipeline, args, extra)
     with _executor(args) as executor:
-        report = pipeline.run(*inputs, executor=executor)
+        report = pipeline.run(*inputs, executor=executor, timeout=_timeout(args))
     _emit(_render(renderer, report, fmt, args), args, fmt, stdout)
     if getattr(args, "fail_on_regression", False):
         found, judged = judge(report)
@@ -459,9 +499,9 @@ def _first_line(obj: Any) -> str:
 
 
 def cmd_compare(args: argparse.Namespace, stdout) -> int:
-    spec, where = _pipeline_spec(args)
-    inputs = load_inputs([args.baseline, args.candidate], _reader_options(args, _spec_input_options(spec)))
-    return _analyse(args, _build_pipeline(args, spec, where), inputs, stdout)
+    spec = _pipeline_spec(args)
+    inputs = load_inputs([args.baseline, args.candidate], _reader_options(args, spec.input_options))
+    return _analyse(args, _build_pipeline(args, spec), inputs, stdout)
 
 
 def cmd_run(args: argparse.Namespace, stdout) -> int:
@@ -477,9 +517,9 @@ def cmd_run(args: argparse.Namespace, stdout) -> int:
                              f"pipeline: perfrigor run --pipeline NAME {config}")
     if not files:
         raise UsageError("no data files to analyse")
-    spec, where = _pipeline_spec(args, config)
-    inputs = load_inputs(files, _reader_options(args, _spec_input_options(spec)))
-    pipeline = _build_pipeline(args, spec, where)
+    spec = _pipeline_spec(args, config)
+    inputs = load_inputs(files, _reader_options(args, spec.input_options))
+    pipeline = _build_pipeline(args, spec)
     extra: dict[str, Any] = {}
     if args.weight is not None:
         extra["weight"] = (args.weight, "--weight")
@@ -527,7 +567,7 @@ def cmd_describe(args: argparse.Namespace, stdout) -> int:
         raise UsageError(f"--plot {args.plot}: give a .png, .svg or .pdf file name")
     pipeline = _step_params(pipeline, args)
     with _executor(args) as executor:
-        report = pipeline.run(*inputs, executor=executor)
+        report = pipeline.run(*inputs, executor=executor, timeout=_timeout(args))
     _emit(_render(renderer, report, fmt, args), args, fmt, stdout)
     if args.plot:
         _plots(pipeline, report, inputs[0], Path(args.plot))
@@ -622,9 +662,9 @@ def cmd_demo(args: argparse.Namespace, stdout) -> int:
     what = f"the pipeline of {args.config}" if args.config else f"the {name} pipeline"
     print(f"perfrigor demo: {what} on the bundled example {args.example!r}: "
           f"{', '.join(Path(c).name for c in chosen)}", file=sys.stderr)
-    spec, where = _pipeline_spec(args)
-    inputs = load_inputs(chosen, _reader_options(args, _spec_input_options(spec)))
-    code = _analyse(args, _build_pipeline(args, spec, where), inputs, stdout)
+    spec = _pipeline_spec(args)
+    inputs = load_inputs(chosen, _reader_options(args, spec.input_options))
+    code = _analyse(args, _build_pipeline(args, spec), inputs, stdout)
     others = [n for n in examples.names() if n != args.example]
     if others:
         print(f"perfrigor demo: the other bundled examples: {', '.join(others)} "
@@ -644,6 +684,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     stdout = sys.stdout
     debug = "--debug" in (sys.argv[1:] if argv is None else argv)
     previous = progress.set_reporter(progress.StderrBar() if sys.stderr.isatty() else None)
+    notifier = progress.set_notifier(lambda message: print(f"perfrigor: note: {_one_line(message)}",
+                                                           file=sys.stderr))
     try:
         try:
             args = build_parser().parse_args(argv)
@@ -670,6 +712,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERNAL
     finally:
         progress.set_reporter(previous)
+        progress.set_notifier(notifier)
 
 
 def _os_message(exc: OSError) -> str:
@@ -678,7 +721,7 @@ def _os_message(exc: OSError) -> str:
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.split())
+    return terminal_safe(" ".join(text.split()))
 
 
 if __name__ == "__main__":  # pragma: no cover

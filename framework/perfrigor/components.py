@@ -12,6 +12,8 @@ The pipeline calls :meth:`Component.run_benchmark` (per benchmark) or
 
 from __future__ import annotations
 
+import math
+import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -25,9 +27,19 @@ from .results import Result
 # ---------------------------------------------------------------- parameters
 
 
+#: the levels every method can compute with: beyond them a two-sided quantile rounds to 0 or to
+#: infinity in floating point ((1 + 0.9999999999999999) / 2 == 1.0), and intervals, sample sizes
+#: and test levels derived from it divide by zero or overflow
+CONFIDENCE_RANGE = (1e-6, 1 - 1e-9)
+
+
 def _check_confidence(instance: Any, attribute: attrs.Attribute, value: float) -> None:
     if not (isinstance(value, int | float) and 0.0 < float(value) < 1.0):
         raise ValueError(f"{attribute.name} must be a level strictly between 0 and 1 (e.g. 0.95), got {value!r}")
+    low, high = CONFIDENCE_RANGE
+    if not low <= value <= high:
+        raise ValueError(f"{attribute.name} = {value!r} is too close to {0 if value < low else 1} to compute "
+                         f"with; give a level in [{low:g}, {high!r}]")
 
 
 def confidence_param(default: float = 0.95) -> Any:
@@ -46,27 +58,82 @@ def choice_param(default: str, *options: str) -> Any:
     return attrs.field(default=default, validator=check)
 
 
-def int_param(default: int | None, minimum: int = 1, optional: bool = False) -> Any:
-    """An integer field >= ``minimum`` (None allowed when ``optional``)."""
+def int_param(default: int | None, minimum: int = 1, optional: bool = False,
+              bytes_each: float | None = None) -> Any:
+    """An integer field >= ``minimum`` (None allowed when ``optional``).
+
+    ``bytes_each``: memory the computation holds per unit of the count (e.g. 8 bytes per bootstrap
+    replicate kept for the percentile interval); a count whose memory exceeds the machine's is
+    refused when the component is built, naming the limit, instead of failing later.
+    """
 
     def check(instance: Any, attribute: attrs.Attribute, value: Any) -> None:
         if value is None and optional:
             return
         if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
             raise ValueError(f"{attribute.name} must be an integer >= {minimum}, got {value!r}")
+        if bytes_each is not None:
+            check_memory(attribute.name, int(value), bytes_each)
 
     return attrs.field(default=default, validator=check)
 
 
+#: where Linux states a container's memory limit (cgroup v2, then v1); "max" or a huge number: none
+_CGROUP_LIMITS = ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes")
+
+
+def machine_memory() -> int | None:
+    """Memory this process may use, in bytes: the physical memory, or a container's smaller
+    limit (cgroups); None where the system does not say."""
+    try:
+        total: int | None = int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, ValueError, OSError):
+        total = None
+    for path in _CGROUP_LIMITS:
+        try:
+            with open(path, encoding="ascii") as handle:
+                limit = int(handle.read().strip())
+        except (OSError, ValueError):  # absent, or "max"
+            continue
+        if total is None or limit < total:
+            total = limit
+        break
+    return total
+
+
+def _size(n_bytes: float) -> str:
+    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if n_bytes < 1024 or unit == "PiB":
+            return f"{n_bytes:.3g} {unit}" if unit != "bytes" else f"{n_bytes:.0f} bytes"
+        n_bytes /= 1024
+    raise AssertionError  # pragma: no cover
+
+
+def check_memory(name: str, count: int, bytes_each: float) -> None:
+    """ValueError when ``count`` units of ``bytes_each`` bytes cannot fit in this machine's memory."""
+    total = machine_memory()
+    need = float(count) * bytes_each
+    if total is not None and need > total:
+        largest = max(1, int(total // bytes_each))
+        raise ValueError(f"{name} = {count} needs about {_size(need)} of memory, more than this machine's "
+                         f"{_size(total)} (at most about {largest} fit)")
+
+
 def float_param(default: float | None, minimum: float | None = None, maximum: float | None = None,
-                optional: bool = False, strict: bool = False) -> Any:
-    """A float field within [minimum, maximum] (open bounds when ``strict``)."""
+                optional: bool = False, strict: bool = False, allow_inf: bool = False) -> Any:
+    """A float field within [minimum, maximum] (open bounds when ``strict``).
+
+    NaN is always refused (every comparison with it is false, so it would pass any bound
+    unnoticed); so are infinities unless ``allow_inf`` says one means something (e.g. "no limit").
+    """
 
     def check(instance: Any, attribute: attrs.Attribute, value: Any) -> None:
         if value is None and optional:
             return
         if isinstance(value, bool) or not isinstance(value, int | float | np.number):
             raise ValueError(f"{attribute.name} must be a number, got {value!r}")
+        if math.isnan(value) or (math.isinf(value) and not allow_inf):
+            raise ValueError(f"{attribute.name} must be a finite number, got {value!r}")
         low_bad = minimum is not None and (value <= minimum if strict else value < minimum)
         high_bad = maximum is not None and (value >= maximum if strict else value > maximum)
         if low_bad or high_bad:
@@ -237,6 +304,14 @@ class Component:
         (valid for this task only) and let ``run_benchmark`` find it there; results
         must be the same as without it. Bad data are left for ``run_benchmark``
         to report. Default: nothing.
+        """
+
+    def check_steps(self, step_id: str, earlier: Sequence[Any]) -> None:
+        """Check, when a pipeline is built, what this step needs from the steps before it.
+
+        ``earlier`` holds the pipeline's earlier steps (``.id``, ``.component``). Raise
+        ConfigError when a reference names no earlier step, or one of the wrong kind, so the
+        mistake shows before any work. Default: nothing to check.
         """
 
     def for_benchmark(self, info: Any) -> Component:

@@ -23,6 +23,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import attrs
+
 from .errors import ConfigError
 
 
@@ -35,7 +37,7 @@ def _suggest(unknown: Any, known: Any) -> str:
     """' (did you mean ...?)' for the first unknown name with a close known one."""
     from .registry import did_you_mean
 
-    return next((hint for hint in (did_you_mean(str(u), known) for u in sorted(unknown)) if hint), "")
+    return next((hint for hint in (did_you_mean(str(u), known) for u in sorted(unknown, key=str)) if hint), "")
 
 _TOP_KEYS = {"pipeline", "steps", "input", "name", "description", "preset", "baseline", "candidate"}
 _PIPELINE_KEYS = {"name", "description", "preset", "baseline", "candidate"}
@@ -59,21 +61,47 @@ def load_config(path: str | os.PathLike) -> dict[str, Any]:
         raise ConfigError(f"{p}: invalid TOML: {exc}") from None
 
 
-def pipeline_from_config(config: str | os.PathLike | Mapping[str, Any]):
-    """Build a Pipeline from a config file path or mapping."""
-    from .pipeline import Pipeline
-    from .registry import get_registry
+@attrs.frozen
+class PipelineSpec:
+    """A config parsed and merged with its preset, once: what :meth:`Pipeline.from_spec` builds from.
 
-    where = "config"
+    ``steps`` are the preset's steps then the config's (component names or mappings, not
+    built yet: components are looked up when the pipeline is built); ``input_options`` the
+    preset's ``[input]`` updated by the config's; ``where`` names the source in messages.
+    """
+
+    steps: tuple[Any, ...]
+    name: str = "custom"
+    description: str = ""
+    baseline: str | None = None
+    candidate: str | None = None
+    input_options: Mapping[str, Any] = attrs.field(factory=dict)
+    where: str = "config"
+
+    def build(self):
+        """The Pipeline of this spec; ConfigErrors name ``where``."""
+        from .pipeline import Pipeline
+
+        return Pipeline.from_spec(self)
+
+
+def parse_config(config: str | os.PathLike | Mapping[str, Any], where: str | None = None) -> PipelineSpec:
+    """Check a config's structure and merge its preset (the one place this is done).
+
+    ``config`` is a TOML/JSON file path or a mapping; ``where`` names it in messages
+    (default: the path, or "config"). Component names and parameters are checked later,
+    when the pipeline is built from the spec.
+    """
     if isinstance(config, str | os.PathLike):
-        where = str(config)
+        where = where or str(config)
         config = load_config(config)
+    where = where or "config"
     if not isinstance(config, Mapping):
         raise ConfigError(f"{where}: a pipeline config is a table/object, got {type(config).__name__}")
     unknown = set(config) - _TOP_KEYS
     if unknown:
-        raise ConfigError(f"{where}: unknown section(s) {_words(unknown)}{_suggest(unknown, _TOP_KEYS)}; "
-                          f"expected {_words(_TOP_KEYS)}")
+        raise ConfigError(f"{where}: unknown section(s) {_words(map(str, unknown))}"
+                          f"{_suggest(unknown, _TOP_KEYS)}; expected {_words(_TOP_KEYS)}")
     for section, kind in (("pipeline", Mapping), ("input", Mapping), ("steps", list)):
         if section in config and not isinstance(config[section], kind):
             want = "a table" if kind is Mapping else "an array of tables ([[steps]])"
@@ -84,8 +112,11 @@ def pipeline_from_config(config: str | os.PathLike | Mapping[str, Any]):
             head.setdefault(key, config[key])
     bad = set(head) - _PIPELINE_KEYS
     if bad:
-        raise ConfigError(f"{where}: unknown key(s) {_words(bad)} in [pipeline]{_suggest(bad, _PIPELINE_KEYS)}; "
-                          f"expected {_words(_PIPELINE_KEYS)}")
+        raise ConfigError(f"{where}: unknown key(s) {_words(map(str, bad))} in [pipeline]"
+                          f"{_suggest(bad, _PIPELINE_KEYS)}; expected {_words(_PIPELINE_KEYS)}")
+    for key, value in head.items():
+        if value is not None and not isinstance(value, str):
+            raise ConfigError(f"{where}: [pipeline] {key} must be a string, got {value!r}")
     steps = list(config.get("steps", []) or [])
     for i, step in enumerate(steps, 1):
         if not isinstance(step, Mapping | str):
@@ -94,6 +125,8 @@ def pipeline_from_config(config: str | os.PathLike | Mapping[str, Any]):
     input_options = dict(config.get("input", {}) or {})
     name = head.get("name")
     if head.get("preset"):
+        from .registry import get_registry
+
         try:
             preset = get_registry().preset(head["preset"])
         except ConfigError as exc:
@@ -105,9 +138,11 @@ def pipeline_from_config(config: str | os.PathLike | Mapping[str, Any]):
         input_options = {**dict(preset.get("input", {}) or {}), **input_options}
     if not steps:
         raise ConfigError(f"{where}: no steps (add [[steps]] tables or a preset)")
-    try:
-        return Pipeline(steps, name=name or "custom", description=head.get("description") or "",
+    return PipelineSpec(tuple(steps), name=name or "custom", description=head.get("description") or "",
                         baseline=head.get("baseline"), candidate=head.get("candidate"),
-                        input_options=input_options)
-    except ConfigError as exc:
-        raise ConfigError(f"{where}: {exc}") from None
+                        input_options=input_options, where=where)
+
+
+def pipeline_from_config(config: str | os.PathLike | Mapping[str, Any]):
+    """Build a Pipeline from a config file path or mapping."""
+    return parse_config(config).build()

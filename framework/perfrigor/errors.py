@@ -18,3 +18,10 @@ class DataError(PerfrigorError):
 
 class ConfigError(PerfrigorError):
     """A pipeline, component name, parameter or plugin is wrong."""
+
+
+class ExecutionError(PerfrigorError):
+    """The work could not be carried out: a worker died, a task ran past its timeout.
+
+    Not a bug in perfrigor nor in the data: the message says what happened and what to try.
+    """

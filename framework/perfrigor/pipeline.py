@@ -26,7 +26,8 @@ import numpy as np
 from . import progress
 from .components import BenchmarkJob, Component, Previous, build
 from .data import Sample, Suite
-from .errors import ConfigError, DataError
+from .errors import ConfigError, DataError, ExecutionError
+from .executors import stop_pool
 from .inputs import as_suite
 from .report import Report, StepInfo
 from .results import Result
@@ -62,12 +63,23 @@ def _make_step(spec: Any, position: int) -> tuple[Component, str | None]:
         if not isinstance(name, str):
             raise ConfigError(f"step {position}: needs a 'component' name, got {spec!r}")
         step_id = spec.pop("id", None)
-        params = dict(spec.pop("params", {}) or {})
+        if step_id is not None and (not isinstance(step_id, str) or not step_id.strip()):
+            raise ConfigError(f"step {position} ({name}): id must be a non-empty string, got {step_id!r}")
+        params = spec.pop("params", {}) or {}
+        if not isinstance(params, Mapping):
+            raise ConfigError(f"step {position} ({name}): params must be a table, got {params!r}")
+        params = dict(params)
         overlap = set(params) & set(spec)
         if overlap:
             raise ConfigError(f"step {position} ({name}): parameter(s) {sorted(overlap)} given twice")
         params.update(spec)
-        return build(get_registry().component_class(name), params), step_id
+        cls = get_registry().component_class(name)
+        try:
+            return build(cls, params), step_id
+        except ConfigError as exc:  # name the step when its id is not the component's name
+            if step_id is None or step_id == name:
+                raise
+            raise ConfigError(f"step {step_id!r}: {exc}") from None
     raise ConfigError(f"step {position}: expected a component, a name or a mapping, got {spec!r}")
 
 
@@ -151,6 +163,8 @@ def _run_batch(steps: Sequence[tuple[str, Sequence[Component]]], benchmarks: Seq
     return list(zip(new, errors, strict=True))
 
 
+#: the largest magnitude a measurement may have: the square of a larger one overflows a float
+MAX_MAGNITUDE = 1e150
 #: benchmarks per task: in the calling process, large batches amortise numpy's per-call cost
 #: (one batched fit of many samples); with a pool, about 8 tasks per stage spread the load
 SERIAL_BATCH = 256
@@ -200,7 +214,7 @@ def _make_executor(executor: cf.Executor | str | None) -> tuple[cf.Executor, boo
     if executor is None or executor == "serial":
         return _SerialExecutor(), True
     if executor == "process":
-        return cf.ProcessPoolExecutor(max_workers=os.cpu_count() or 1), True
+        return cf.ProcessPoolExecutor(max_workers=os.cpu_count() or 1, initializer=progress.silence), True
     if isinstance(executor, cf.Executor):
         return executor, False
     raise ConfigError(f"executor must be a concurrent.futures.Executor, 'serial' or 'process', got {executor!r}")
@@ -226,17 +240,23 @@ class Pipeline:
         self.candidate = candidate
         self.input_options = dict(input_options or {})
         self.steps: list[Step] = []
-        used: set[str] = set()
-        for i, spec in enumerate(steps, 1):
-            component, step_id = _make_step(spec, i)
-            step_id = step_id or component.name or type(component).__name__
-            if step_id in used:
-                base, k = step_id, 2
-                while f"{base}-{k}" in used:
-                    k += 1
-                step_id = f"{base}-{k}"
-            used.add(step_id)
+        made = [_make_step(spec, i) for i, spec in enumerate(steps, 1)]
+        explicit = [step_id for _, step_id in made if step_id is not None]
+        twice = sorted({i for i in explicit if explicit.count(i) > 1})
+        if twice:
+            raise ConfigError(f"pipeline {name!r}: step id(s) {', '.join(map(repr, twice))} given to more than "
+                              "one step; ids must be unique (later steps and --param refer to them)")
+        used: set[str] = set(explicit)
+        for component, step_id in made:
+            if step_id is None:  # an unnamed step: its component's name, numbered when taken
+                step_id = base = component.name or type(component).__name__
+                k = 2
+                while step_id in used:
+                    step_id, k = f"{base}-{k}", k + 1
+                used.add(step_id)
             self.steps.append(Step(component, step_id))
+        for i, step in enumerate(self.steps):  # references to earlier steps, checked before any work
+            step.component.check_steps(step.id, self.steps[:i])
 
     def __repr__(self) -> str:
         return f"Pipeline({self.name!r}, steps={[s.id for s in self.steps]})"
@@ -247,6 +267,16 @@ class Pipeline:
         from .config import pipeline_from_config
 
         return pipeline_from_config(config)
+
+    @classmethod
+    def from_spec(cls, spec: Any) -> Pipeline:
+        """A pipeline from a parsed config (``perfrigor.config.PipelineSpec``); errors name its source."""
+        try:
+            return cls(list(spec.steps), name=spec.name, description=spec.description, baseline=spec.baseline,
+                       candidate=spec.candidate, input_options=spec.input_options)
+        except ConfigError as exc:
+            message = str(exc)
+            raise ConfigError(message if message.startswith(spec.where) else f"{spec.where}: {message}") from None
 
     def to_config(self) -> dict[str, Any]:
         """The mapping ``from_config`` reads back."""
@@ -295,6 +325,25 @@ class Pipeline:
                     raise DataError(f"{where}: {len(sample)} measurement; at least 2 per system are needed to "
                                     "tell a change from noise")
 
+    @staticmethod
+    def _check_magnitudes(suite: Suite) -> None:
+        """Refuse values whose squares overflow floating point (|x| > 1e150), before any work.
+
+        No measurement is that large: such a value is a misread, and every mean, variance
+        or likelihood a step forms from it is inf or NaN (an EM that never converges, a
+        division by zero). One line naming the file and line, or benchmark and system.
+        """
+        for bench, systems in suite.data.items():
+            for system, sample in systems.items():
+                huge = np.flatnonzero(np.abs(sample.flat) > MAX_MAGNITUDE)
+                if huge.size:
+                    idx = np.unravel_index(int(huge[0]), sample.shape)
+                    where = sample.locate(idx) if sample.positions is not None and sample.source else (
+                        f"benchmark {bench!r}, system {system!r}, measurement {int(huge[0]) + 1}")
+                    more = f" ({huge.size} such values)" if huge.size > 1 else ""
+                    raise DataError(f"{where}: value {float(sample.flat[huge[0]])!r} is too large to compute with"
+                                    f"{more}: beyond ±{MAX_MAGNITUDE:g} sums and squares overflow floating point")
+
     def _systems(self, suite: Suite) -> tuple[str, str | None]:
         systems = list(suite.systems)
         baseline = self.baseline or systems[0]
@@ -307,8 +356,20 @@ class Pipeline:
                                   f"(systems: {', '.join(map(repr, systems))})")
         return baseline, candidate
 
+    def _not_compared(self, suite: Suite, baseline: str, candidate: str | None) -> dict[str, str]:
+        """The systems no pair step compares (a file of three or more systems), each with why: said, not silent."""
+        pairs = [s for s in self.steps if s.component.kind == "comparator"
+                 or (s.component.kind == "test" and getattr(s.component, "n_samples", 2) == 2)]
+        if candidate is None or not pairs:
+            return {}
+        many = [s.id for s in pairs if getattr(s.component, "multi_system", False)]
+        also = f"; {', '.join(many)} compare{'s' if len(many) == 1 else ''} every system" if many else ""
+        return {system: (f"the report compares baseline {baseline} with candidate {candidate}{also}; to compare "
+                         f"{system}, name it the candidate (--candidate {system!r}, or Pipeline(candidate=...))")
+                for system in suite.systems if system not in (baseline, candidate)}
+
     def run(self, *inputs: Any, executor: cf.Executor | str | None = None,
-            batch_size: int | None = None, revise: bool = True) -> Report:
+            batch_size: int | None = None, timeout: float | None = None, revise: bool = True) -> Report:
         """Run every step on a suite, or on baseline and candidate samples (or file paths).
 
         ``executor`` runs the per-benchmark work: None (serial, the default), ``"process"``
@@ -319,15 +380,22 @@ class Pipeline:
         A step that raises DataError on a benchmark (or on the suite) is recorded in
         ``report.errors`` and the later steps still run; only when no step produces anything
         is the DataError raised. Other exceptions are bugs: they propagate, noting the step
-        and benchmark. ``revise=False`` keeps every benchmark's results as if it had been run
-        alone (no ``Component.revise``, e.g. no multiple-testing adjustment over the suite):
-        for simulations whose benchmarks are independent replicates of one experiment.
+        and benchmark. ``timeout``: seconds to wait for one task (a batch of benchmarks) of a
+        pool before giving up; a task past it, or a worker process that dies, raises
+        ExecutionError (a one-line message) instead of hanging or surfacing the pool's error.
+        ``revise=False`` keeps every benchmark's results as if it had been run alone (no
+        ``Component.revise``, e.g. no multiple-testing adjustment over the suite): for
+        simulations whose benchmarks are independent replicates of one experiment.
         """
+        if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, int | float)
+                                    or not timeout > 0):
+            raise ConfigError(f"timeout must be a positive number of seconds or None, got {timeout!r}")
         if not inputs:
             raise DataError("nothing to analyse: give a suite or baseline and candidate samples")
         suite = inputs[0] if len(inputs) == 1 and isinstance(inputs[0], Suite) else self._as_suite(inputs)
         baseline, candidate = self._systems(suite)
         single = len(suite) == 1
+        self._check_magnitudes(suite)
         self._check_inputs(suite, baseline, candidate)
         benchmarks = suite.benchmarks
         per_bench: dict[str, PerBenchmark] = {b: {} for b in benchmarks}
@@ -379,8 +447,9 @@ class Pipeline:
                 step_errors: dict[str, list[tuple[str, str]]] = {s.id: [] for s in stage}
 
                 def collect(lo: int, hi: int, fut: cf.Future, advance: Any,
-                            step_errors: dict = step_errors) -> None:
-                    for b, (new, errs) in zip(benchmarks[lo:hi], fut.result(), strict=True):
+                            step_errors: dict = step_errors, stage: list[Step] = stage) -> None:
+                    for b, (new, errs) in zip(benchmarks[lo:hi], _outcome(fut, timeout, stage, benchmarks[lo:hi]),
+                                              strict=True):
                         per_bench[b].update(new)
                         for step_id, message in errs:
                             step_errors[step_id].append((b, message))
@@ -389,12 +458,14 @@ class Pipeline:
                 label = ", ".join(s.id for s in stage)
                 bar = (progress.task(len(benchmarks), f"{label} ({len(benchmarks)} benchmarks)") if not single
                        else contextlib.nullcontext(lambda n=1: None))  # one benchmark: its steps' own bars
+                # in the calling thread a task runs inside submit(): collect it at once, so the bar moves
+                in_flight = 1 if isinstance(pool, _SerialExecutor) else IN_FLIGHT
                 with bar as advance:
                     pending: collections.deque = collections.deque()  # tasks in flight, bounded: memory
                     for lo in range(0, len(benchmarks), size):
                         hi = min(lo + size, len(benchmarks))
                         pending.append((lo, hi, submit(lo, hi)))
-                        if len(pending) >= IN_FLIGHT:
+                        if len(pending) >= in_flight:
                             collect(*pending.popleft(), advance)
                     while pending:
                         collect(*pending.popleft(), advance)
@@ -420,7 +491,11 @@ class Pipeline:
                         continue
                     if summary is not None:
                         suite_results[step.id] = summary
-        finally:
+        except BaseException:
+            if owned:  # do not wait for tasks still running (a timeout, an interrupt)
+                stop_pool(pool)
+            raise
+        else:
             if owned:
                 pool.shutdown()
         if errors and not suite_results and not any(per_bench.values()):
@@ -445,7 +520,22 @@ class Pipeline:
             skipped=skipped,
             only_in=dict(suite.only_in),
             data=suite,
+            not_compared=self._not_compared(suite, baseline, candidate),
         )
+
+
+def _outcome(fut: cf.Future, timeout: float | None, stage: Sequence[Step], names: Sequence[str]) -> Any:
+    """A task's result; a timeout or a dead worker as an ExecutionError naming the steps and benchmarks."""
+    steps = ", ".join(s.id for s in stage)
+    which = f"{names[0]!r}" if len(names) == 1 else f"{names[0]!r} … {names[-1]!r} ({len(names)} benchmarks)"
+    try:
+        return fut.result(timeout=timeout)
+    except cf.TimeoutError:
+        raise ExecutionError(f"step(s) {steps} on {which}: no result within the timeout of {timeout:g} s; "
+                             "give a longer one (--timeout) or check the workers") from None
+    except cf.BrokenExecutor as exc:
+        raise ExecutionError(f"step(s) {steps} on {which}: a worker process died ({type(exc).__name__}: killed, "
+                             "or out of memory?); rerun with fewer --jobs, or without") from None
 
 
 def _summarize(component: Component, suite: Suite, done: Mapping[str, Mapping[str, Result]],

@@ -1,8 +1,11 @@
 """Progress reporting for long computations (bootstraps), shown only by the CLI.
 
-Library code calls ``with progress.task(total, "bootstrap") as advance: advance(k)``.
+Library code calls ``with progress.task(total, "bootstrap") as advance: advance(k)``,
+and ``progress.notice(message)`` to say up front that some work will take long.
 By default nothing is shown; the CLI installs a reporter that draws a bar on
-stderr once a task has run for more than a second. Components never print.
+stderr once a task has run for more than a second (ticking even while one long
+piece of work runs between two ``advance`` calls), and prints notices as
+``perfrigor: note: ...`` lines. Components never print.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ class Reporter(Protocol):
 
 
 _reporter: Reporter | None = None
+_notifier: Callable[[str], None] | None = None
 
 
 def set_reporter(reporter: Reporter | None) -> Reporter | None:
@@ -28,49 +32,153 @@ def set_reporter(reporter: Reporter | None) -> Reporter | None:
     return previous
 
 
+def set_notifier(notifier: Callable[[str], None] | None) -> Callable[[str], None] | None:
+    """Install what shows notices (None to silence, the default); returns the previous one."""
+    global _notifier
+    previous, _notifier = _notifier, notifier
+    return previous
+
+
+def notice(message: str) -> None:
+    """Say something about the work ahead (e.g. that it will take long); a no-op unless a notifier is set."""
+    if _notifier is not None:
+        _notifier(message)
+
+
+#: a top-level task whose first steps forecast more than this many seconds is announced (notice)
+LONG_TASK = 120.0
+_depth = 0  # tasks open now: only the outermost one forecasts (inner ones are part of it)
+
+
 @contextlib.contextmanager
 def task(total: int, description: str) -> Iterator[Callable[[int], None]]:
-    """A context giving ``advance(n)``; a no-op unless a reporter is installed."""
-    if _reporter is None:
+    """A context giving ``advance(n)``; a no-op unless a reporter or a notifier is installed.
+
+    With a notifier, the outermost task forecasts its duration from its first ``advance``
+    and announces (``notice``) one that will take longer than ``LONG_TASK`` seconds.
+    """
+    global _depth
+    forecast = _forecaster(total, description) if _notifier is not None and _depth == 0 else None
+    if _reporter is None and forecast is None:
         yield lambda n=1: None
         return
-    advance = _reporter.start(total, description)
+    shown = _reporter.start(total, description) if _reporter is not None else None
+
+    def advance(n: int = 1) -> None:
+        if shown is not None:
+            shown(n)
+        if forecast is not None:
+            forecast(n)
+
+    _depth += 1
     try:
         yield advance
     finally:
-        _reporter.finish()
+        _depth -= 1
+        if _reporter is not None:
+            _reporter.finish()
+
+
+def _forecaster(total: int, description: str) -> Callable[[int], None]:
+    """``advance`` that, on its first call, announces a task forecast to exceed ``LONG_TASK``."""
+    import time
+
+    started, state = time.monotonic(), {"done": 0, "said": False}
+
+    def forecast(n: int = 1) -> None:
+        state["done"] += n
+        done = state["done"]
+        if state["said"] or not 0 < done < total:
+            return
+        state["said"] = True
+        elapsed = time.monotonic() - started
+        expected = elapsed * total / done
+        if expected > LONG_TASK:
+            notice(f"{description}: will take about {duration(expected)} at this pace "
+                   f"({done} of {total} done in {duration(elapsed)})")
+
+    return forecast
+
+
+def duration(seconds: float) -> str:
+    """A duration for people: '40 s', '12 min', '3.5 h'."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def silence() -> None:
+    """No bar and no notices (a worker process's initializer: only the parent speaks)."""
+    set_reporter(None)
+    set_notifier(None)
 
 
 class StderrBar:
     """Draws ``description [#####.....] 52%   3 s`` on a terminal once a task has run ``delay`` seconds.
 
     The CLI installs it when stderr is a TTY (never in pipes or logs). Nested
-    tasks show the innermost one; the line is cleared when a task finishes.
+    tasks show the innermost one; the line is cleared when a task finishes. A
+    background thread redraws it every ``tick`` seconds, so the elapsed time moves
+    even while a long piece of work runs between two ``advance`` calls.
     """
 
-    def __init__(self, stream=None, delay: float = 1.0, width: int = 30) -> None:
+    def __init__(self, stream=None, delay: float = 1.0, width: int = 30, tick: float = 0.5) -> None:
         import sys
+        import threading
 
         self.stream = stream if stream is not None else sys.stderr
         self.delay = delay
         self.width = width
+        self.tick = tick
         self._stack: list[list] = []  # [total, done, description, started, last_draw]
+        self._lock = threading.RLock()
+        self._ticker: threading.Thread | None = None
 
     def start(self, total: int, description: str) -> Callable[[int], None]:
         import time
 
         state = [max(int(total), 1), 0, description, time.monotonic(), 0.0]
-        self._stack.append(state)
+        with self._lock:
+            self._stack.append(state)
+            self._start_ticker()
 
         def advance(n: int = 1) -> None:
             state[1] = min(state[1] + n, state[0])
-            now = time.monotonic()
-            # redraw at most 10 times a second, and only once the task is slow enough to notice
+            self._maybe_draw(state)
+
+        return advance
+
+    def _maybe_draw(self, state: list) -> None:
+        import time
+
+        now = time.monotonic()
+        # redraw at most 10 times a second, and only once the task is slow enough to notice
+        with self._lock:
             if now - state[3] >= self.delay and now - state[4] >= 0.1:
                 state[4] = now
                 self._draw(state)
 
-        return advance
+    def _start_ticker(self) -> None:
+        import threading
+
+        if self._ticker is not None or self.tick <= 0:
+            return
+
+        def tick() -> None:
+            import time
+
+            while True:
+                time.sleep(self.tick)
+                with self._lock:
+                    if not self._stack:
+                        self._ticker = None
+                        return
+                    self._maybe_draw(self._stack[-1])
+
+        self._ticker = threading.Thread(target=tick, name="perfrigor-progress", daemon=True)
+        self._ticker.start()
 
     def _draw(self, state: list) -> None:
         import time
@@ -83,7 +191,8 @@ class StderrBar:
         self.stream.flush()
 
     def finish(self) -> None:
-        state = self._stack.pop() if self._stack else None
-        if state is not None and state[4]:  # something was drawn: clear the line
-            self.stream.write("\r" + " " * (len(state[2]) + self.width + 18) + "\r")
-            self.stream.flush()
+        with self._lock:
+            state = self._stack.pop() if self._stack else None
+            if state is not None and state[4]:  # something was drawn: clear the line
+                self.stream.write("\r" + " " * (len(state[2]) + self.width + 18) + "\r")
+                self.stream.flush()

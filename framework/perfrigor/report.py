@@ -62,6 +62,8 @@ class Report:
     only_in: Mapping[str, list[str]] = attrs.field(factory=dict)
     #: the analysed suite itself (``Suite``), for renderers that draw the measurements; not in ``to_dict``
     data: Any = attrs.field(default=None, repr=False)
+    #: systems of the data that no pair step compared (three or more systems), ``{system: why}``
+    not_compared: Mapping[str, str] = attrs.field(factory=dict)
 
     @property
     def benchmarks(self) -> list[str]:
@@ -183,6 +185,7 @@ class Report:
             "errors": list(self.errors),
             "skipped": list(self.skipped),
             "only_in": {s: list(b) for s, b in self.only_in.items()},
+            "not_compared": dict(self.not_compared),
         }
 
     def to_frame(self) -> Any:

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from . import progress
-from .components import check_random_state
+from .components import check_memory, check_random_state
 from .data import as_array
 from .errors import ConfigError, DataError
 
@@ -217,12 +217,31 @@ class _MeanResampler:
         return out.reshape(count, *self.batch_shape)
 
 
-def _check_bootstrap_args(n_bootstrap: Any, chunk_size: Any) -> None:
+#: draws after which a bootstrap announces up front that it will take long (~5 ns a draw: minutes)
+LONG_DRAWS = 2 * 10**10
+
+
+def _check_bootstrap_args(n_bootstrap: Any, chunk_size: Any, results: int = 1) -> None:
+    """ConfigError on a bad count or chunk size, or a count whose ``results`` arrays of
+    replicates cannot fit in memory (the replicates are kept for their quantiles)."""
     if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, int | np.integer) or n_bootstrap < 1:
         raise ConfigError(f"n_bootstrap must be an integer >= 1, got {n_bootstrap!r}")
+    try:
+        check_memory("n_bootstrap", int(n_bootstrap), 8.0 * max(1, results))
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
     if chunk_size is not None and (isinstance(chunk_size, bool) or not isinstance(chunk_size, int | np.integer)
                                    or chunk_size < 1):
         raise ConfigError(f"chunk_size must be None or an integer >= 1, got {chunk_size!r}")
+
+
+def _announce(description: str, n_bootstrap: int, per_replicate: int) -> None:
+    """``progress.notice`` up front when the draws will clearly take minutes or more."""
+    draws = int(n_bootstrap) * int(per_replicate)
+    if draws >= LONG_DRAWS:
+        progress.notice(f"{description}: {n_bootstrap} replicates of {per_replicate} values ({draws:.2g} draws) "
+                        f"will take a while (about {progress.duration(draws * 5e-9)} at 5 ns a draw); fewer "
+                        "replicates (n_bootstrap) or a coarser resampling shorten it")
 
 
 def default_chunk_size(*shapes: Sequence[int]) -> int:
@@ -242,12 +261,13 @@ def bootstrap_means_joint(samples: Sequence[Any], n_bootstrap: int = 10_000, ran
     ``batch_axes``: how many leading axes index independent data sets (e.g. simulated
     experiments), each bootstrapped on its own, with one mean per data set.
     """
-    _check_bootstrap_args(n_bootstrap, chunk_size)
+    _check_bootstrap_args(n_bootstrap, chunk_size, results=len(samples))
     rng = check_random_state(random_state)
     resamplers = [_MeanResampler(s, levels, f"sample {i}", batch_axes) for i, s in enumerate(samples)]
     batch_shape = resamplers[0].batch_shape
     if any(r.batch_shape != batch_shape for r in resamplers):
         raise DataError(f"batched samples must share their batch shape, got {[r.batch_shape for r in resamplers]}")
+    _announce(description, int(n_bootstrap), sum(int(np.prod(r.arr.shape)) for r in resamplers))
     if chunk_size is None:
         chunk_size = default_chunk_size(*(r.arr.shape for r in resamplers))
     n_bootstrap, chunk_size = int(n_bootstrap), int(chunk_size)
@@ -302,6 +322,7 @@ def bootstrap(values: Any, statistic: Callable[[np.ndarray], np.ndarray], n_boot
     scheme = resampling_scheme(levels, arr.ndim)
     if chunk_size is None:
         chunk_size = default_chunk_size(arr.shape)
+    _announce("bootstrap", int(n_bootstrap), arr.size)
     out = np.empty(int(n_bootstrap))
     flat_values = arr.reshape(-1)
     with progress.task(int(n_bootstrap), "bootstrap") as advance:

@@ -517,7 +517,9 @@ def hodges_lehmann(x: Any, y: Any, confidence: float = 0.95, inflation: tuple[fl
             pvalue = float(min(1.0, 2.0 * tail))
         else:  # every value tied: no evidence of a shift
             pvalue = 1.0
-        k = int(math.floor(total / 2 - quantile * sigma))
+        reach = total / 2 - quantile * sigma
+        # a confidence so near 1 that 1 - alpha/2 rounds to 1 has an infinite quantile: no interval
+        k = int(math.floor(reach)) if math.isfinite(reach) else 0
         if sigma == 0:
             low = high = estimate
         elif k >= 1 and min_p <= alpha:

@@ -150,7 +150,7 @@ def test_mixture_offers_its_density_and_modes_to_the_plots():
     grid = np.linspace(min(TWO_MODES), max(TWO_MODES), 50)
     assert np.allclose(density.pdf(grid), fit.mixture().pdf(grid))
     assert density.components(grid).shape == (50, fit.n_components) and density.cdf is not None
-    assert marks.at == fit.mode_locations
+    assert marks.at == fit.distinct_modes and len(marks.at) == 2
 
 
 def test_cli_describe_shows_the_mixture_and_draws_the_plot(tmp_path, capsys):

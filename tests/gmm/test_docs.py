@@ -17,7 +17,7 @@ def test_python_example_runs(capsys, tmp_path, monkeypatch):
     assert len(blocks) == 1
     exec(compile(blocks[0], str(DOC), "exec"), {})
     out = capsys.readouterr().out
-    assert "Gaussian mixture, " in out and "modes (I4) at" in out  # the bundled data have several modes
+    assert "Gaussian mixture, " in out and "3 modes at" in out  # the bundled data have several modes
     assert "KSfit: KS distance" in out
     assert "a candidate run is faster than a baseline run with probability" in out
 

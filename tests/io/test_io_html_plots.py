@@ -79,6 +79,8 @@ def test_forest_and_one_distribution_plot_per_benchmark(html):
     assert "forest" in figs and "<svg" in figs["forest"]
     assert sum(key.endswith("-dist") for key in figs) == 14
     assert "geometric mean" in figs["forest"] and "faster (" in figs["forest"]
+    # the notes beside the rows are the time change, not the axis' speedup: labelled so (issue 17)
+    assert "time change [" in figs["forest"]
     assert_self_contained(html)
     # the noteworthy benchmarks first, open; the verdict table before the plots
     assert html.index("<h2>Verdicts</h2>") < html.index('id="forest"') < html.index("<h2>Benchmarks</h2>")

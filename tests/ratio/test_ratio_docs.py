@@ -34,9 +34,13 @@ def test_cli_example_runs(tmp_path, monkeypatch, capsys):
 
     commands = [line[len("$ perfrigor "):] for line in DOC.read_text(encoding="utf-8").splitlines()
                 if line.startswith("$ perfrigor compare")]
-    assert len(commands) == 2
-    for command in commands:
+    shown = [line for line in re.findall(r"```text\n(.*?)```", DOC.read_text(encoding="utf-8"), flags=re.S)
+             if "fieller:" in line]
+    assert len(commands) == 2 and len(shown) == 2
+    for command, lines in zip(commands, shown, strict=True):
         assert main(command.split()) == 0
         out = capsys.readouterr().out
         assert "fieller" in out and "bootstrap-ratio" in out and "ratio new/old" in out
+        for line in lines.strip().splitlines():  # the output the page shows is the program's
+            assert line.strip() in [o.strip() for o in out.splitlines()], line
     assert "cannot tell whether by more than the ±2% threshold" in out

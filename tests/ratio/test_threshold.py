@@ -47,12 +47,12 @@ def test_verdict_rounds_the_centre_and_estimate_like_the_half_width():
     # A file compared with itself gave "mean time 3.89e-05% ± 0.0882% higher (estimate +0%)".
     text = verdict("inconclusive", 1.0 + 1e-9, 0.999118389, 1.000882389, 0.95, 0.0, True, 1.0)
     assert text.startswith("no significant change: mean time 0% ± 0.0882% higher with 95% confidence "
-                           "(estimate 0%;"), text
-    assert "e-" not in text.split("; ratio")[0]
+                           "(estimate 0%,"), text
+    assert "e-" not in text.split(", ratio")[0]
     # precision follows the half-width: 19.8% -> one decimal; 2.5% -> two decimals when needed
-    assert "mean time 34.4% ± 19.8% lower" in verdict("beyond", 0.6494, 0.4576, 0.8544, 0.95, 0.0, True, 1.54)
-    assert "(estimate -35.1%;" in verdict("beyond", 0.6494, 0.4576, 0.8544, 0.95, 0.0, True, 1.54)
-    assert "(estimate +12.35%;" in verdict("beyond", 1.12345, 1.1, 1.15, 0.95, 0.0, True, 0.89)
+    assert "mean time between 15% and 54% lower" in verdict("beyond", 0.6494, 0.4576, 0.8544, 0.95, 0.0, True, 1.54)
+    assert "(estimate -35.1%," in verdict("beyond", 0.6494, 0.4576, 0.8544, 0.95, 0.0, True, 1.54)
+    assert "(estimate +12.35%," in verdict("beyond", 1.12345, 1.1, 1.15, 0.95, 0.0, True, 0.89)
 
 
 @pytest.mark.parametrize("component", [Fieller(threshold=0.02), BootstrapRatio(threshold=0.02, random_state=0,
@@ -77,3 +77,15 @@ def test_threshold_is_a_parameter_in_configs():
         pr.Pipeline([{"component": "fieller", "threshold": -0.1}])
     p = pr.Pipeline([{"component": "fieller", "threshold": 0.02}])
     assert p.steps[0].component.threshold == 0.02
+
+
+def test_plus_minus_only_around_the_estimate():
+    """Issue 17: "7.1% ± 49% higher (estimate -9.8%)": the ± was centred on the interval's midpoint."""
+    text = verdict("inconclusive", 0.902, 0.58, 1.56, 0.95, 0.0, True, 1 / 0.902)
+    assert "±" not in text.split("(estimate")[0]
+    assert "mean time between 42% lower and 56% higher with 95% confidence (estimate -9.8%," in text
+    # one interval per sentence: the change's; the new/old ratio only as a labelled point ("ratio new/old")
+    assert "CI" not in text and "ratio new/old 0.902;" in text
+    # one-sided intervals name both ends on their side; symmetric ones keep the paper's form
+    assert "between 1.0% and 9.0% higher" in verdict("beyond", 1.04, 1.01, 1.09, 0.95, 0.0, True, 1 / 1.04)
+    assert "mean time 4% ± 3% higher" in verdict("beyond", 1.04, 1.01, 1.07, 0.95, 0.0, True, 1 / 1.04)

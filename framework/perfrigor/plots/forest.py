@@ -26,11 +26,12 @@ class Row:
 
 @styled
 def forest(rows: Sequence[Row], suite: Row | None = None, threshold: float = 0.0,
-           title: str = "", width: float = 9.0) -> object:
+           title: str = "", width: float = 9.0, note_label: str = "") -> object:
     """A Figure: rows sorted by speedup (largest gain on top), 1 marked, the suite's mean below.
 
     The x axis is logarithmic (a 2x speedup and a 2x slowdown are as far from 1);
-    ``threshold`` shades the band within which a change counts as "same".
+    ``threshold`` shades the band within which a change counts as "same". ``note_label``
+    heads the notes on the right (their scale is not the axis': "time change [95% CI]").
     """
     rows = sorted(rows, key=lambda r: -r.speedup)
     n = len(rows) + (2 if suite is not None else 0)
@@ -73,6 +74,9 @@ def forest(rows: Sequence[Row], suite: Row | None = None, threshold: float = 0.0
                      [r.note for r in rows] + ([suite.note] if suite is not None else []))
     right.tick_params(length=0)
     right.spines["right"].set_visible(False)
+    if note_label:
+        ax.annotate(note_label, xy=(1, 1), xycoords="axes fraction", xytext=(4, 2), textcoords="offset points",
+                    ha="left", va="bottom", color="#4a5568", fontsize="small")
     for tick, r in zip(right.get_yticklabels()[:len(rows)], rows, strict=True):
         tick.set_color(OUTCOME_COLOURS.get(r.outcome, "#1a202c"))
     counts: dict[str, int] = {}

@@ -24,24 +24,57 @@ class Para:
 
 
 @attrs.frozen
+class Column:
+    """A table column: its header, and whether it holds numbers (right-aligned where the format can)."""
+
+    header: str
+    numeric: bool = False
+
+
+@attrs.frozen
+class Cell:
+    """One table cell: its text and, for renderers that colour, its tone ("faster", "slower", "same",
+    "unclear" or "" for none)."""
+
+    text: str
+    tone: str = ""
+
+
+def _check_rows(table: Table, attribute: attrs.Attribute, rows: Sequence[Sequence[Cell]]) -> None:
+    for i, row in enumerate(rows):
+        if len(row) != len(table.columns):
+            raise ValueError(f"table row {i} has {len(row)} cells for {len(table.columns)} columns")
+        if not all(isinstance(cell, Cell) for cell in row):
+            raise TypeError(f"table row {i}: cells must be Cell records, got {row!r:.200}")
+
+
+@attrs.frozen
 class Table:
-    """Rows of text cells.
+    """Rows of cells under columns (every row one cell per column)."""
 
-    ``tones`` optionally marks cells ("faster", "slower", "same", "unclear") for renderers
-    that colour; ``numeric`` marks columns of numbers (right-aligned where the format can).
-    """
+    columns: Sequence[Column] = attrs.field(converter=tuple)
+    rows: Sequence[Sequence[Cell]] = attrs.field(converter=lambda rows: tuple(tuple(r) for r in rows),
+                                                 validator=_check_rows)
 
-    headers: Sequence[str]
-    rows: Sequence[Sequence[str]]
-    tones: Sequence[Sequence[str]] | None = None
-    numeric: Sequence[bool] | None = None
+    @property
+    def headers(self) -> list[str]:
+        return [c.header for c in self.columns]
+
+
+@attrs.frozen
+class Item:
+    """One bullet: its line, and further lines (its key numbers, reasons) shown quieter beneath it."""
+
+    text: str
+    more: Sequence[str] = attrs.field(default=(), converter=tuple)
 
 
 @attrs.frozen
 class Items:
-    """A bulleted list; each item is a line of text (further lines: its key numbers)."""
+    """A bulleted list."""
 
-    items: Sequence[str]
+    items: Sequence[Item] = attrs.field(converter=tuple,
+                                        validator=attrs.validators.deep_iterable(attrs.validators.instance_of(Item)))
 
 
 @attrs.frozen
@@ -71,3 +104,11 @@ class Figure:
 
 
 Block = Heading | Para | Table | Items | Details | Figure
+
+
+def plain_table(headers: Sequence[str], rows: Sequence[Sequence[str]],
+                numeric: Sequence[bool] | None = None) -> Table:
+    """A table of plain text cells (no tones)."""
+    numeric = numeric or [False] * len(headers)
+    return Table([Column(h, n) for h, n in zip(headers, numeric, strict=True)],
+                 [[Cell(text) for text in row] for row in rows])

@@ -89,6 +89,17 @@ def _rows(report) -> tuple[list[Any], Any, float, str]:
     return [], None, 0.0, ""
 
 
+def _note_label(report, source: str) -> str:
+    """What the notes beside the forest's rows are: the metric's change (the verdict table's column), not
+    the axis' speedup."""
+    lowers = {direction(report, b)[0] for b in report.benchmarks}
+    what = "time change" if lowers == {True} else "change" if len(lowers) > 1 else "metric change"
+    if source != "verdicts":
+        return what
+    levels = {v.confidence for v in report.verdicts.values() if v.confidence is not None}
+    return f"{what} [{levels.pop():.0%} CI]" if len(levels) == 1 else f"{what} [CI]"
+
+
 def overview_figures(report) -> list[Block]:
     """The forest plot (two when there are many benchmarks: the noteworthy ones open, all folded)."""
     from ..plots.forest import forest
@@ -101,8 +112,9 @@ def overview_figures(report) -> list[Block]:
            "outcome, sorted from the largest gain to the largest loss" + (", and the suite's geometric mean"
                                                                           if suite is not None else ""))
     blocks: list[Block] = [Heading("Speedups")]
+    label = _note_label(report, source)
     if len(rows) <= FOREST_ROWS:
-        blocks.append(Figure(_svg(lambda: forest(rows, suite, threshold), "forest"), alt, "forest"))
+        blocks.append(Figure(_svg(lambda: forest(rows, suite, threshold, note_label=label), "forest"), alt, "forest"))
         return blocks
     shown = [r for r in rows if r.outcome in NOTEWORTHY]
     shown = sorted(shown, key=lambda r: -abs(math.log(r.speedup)))[:FOREST_ROWS]
@@ -110,9 +122,10 @@ def overview_figures(report) -> list[Block]:
                        + (" (the largest changes)" if len(shown) == FOREST_ROWS else "")
                        + f"; all {len(rows)} below."))
     if shown:
-        blocks.append(Figure(_svg(lambda: forest(shown, suite, threshold), "forest"), alt, "forest"))
+        blocks.append(Figure(_svg(lambda: forest(shown, suite, threshold, note_label=label), "forest"), alt,
+                             "forest"))
     blocks.append(Details(f"All {len(rows)} benchmarks", [
-        Figure(_svg(lambda: forest(rows, suite, threshold), "forest-all"), alt, "forest-all")]))
+        Figure(_svg(lambda: forest(rows, suite, threshold, note_label=label), "forest-all"), alt, "forest-all")]))
     return blocks
 
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from ..results import Comparison, Estimate, Result, SuiteSummary, TestResult
-from ._blocks import Block, Heading, Items, Para, Table
+from ._blocks import Block, Cell, Column, Heading, Item, Items, Para, Table, plain_table
 from ._format import fmt, key_numbers, row_cells, unit_columns
 from ._outcome import NO_CHANGE, SPLIT, estimate_kind, is_one_sided, outcome
 
@@ -47,7 +47,7 @@ def method_summary(report, title: str = "Summary") -> list[Block]:
         suite_res = report.suite_results.get(step.id)
         if isinstance(suite_res, Comparison):
             lines.append(f"{step.id} (suite): {suite_res.describe()}")
-    return [Heading(title), Items(lines)] if lines else []
+    return [Heading(title), Items([Item(line) for line in lines])] if lines else []
 
 
 def _step_title(step) -> str:
@@ -58,20 +58,21 @@ def _step_table(per_bench: Mapping[str, Mapping[str, Result]], kind: str, one_si
     """One row per benchmark (and key); columns nobody fills are left out."""
     keys = {k for results in per_bench.values() for k in results}
     show_key = len(keys) > 1
-    rows, tones = [], []
+    rows: list[list[Cell]] = []
     comparisons = False
     for bench, results in per_bench.items():
         for key, res in results.items():
             comparisons |= isinstance(res, Comparison)
-            rows.append([bench, *([key] if show_key else []), *row_cells(res)])
+            *numbers, significant, verdict = row_cells(res)
             tone = outcome(res, kind, one_sided) or ""
-            tones.append([""] * (len(rows[-1]) - 2) + [tone if tone in ("faster", "slower") else "", ""])
+            rows.append([Cell(bench), *([Cell(key)] if show_key else []), *map(Cell, numbers),
+                         Cell(significant, tone if tone in ("faster", "slower") else ""), Cell(verdict)])
     headers = ["benchmark", *(["for"] if show_key else []), "estimate", "CI", "p-value", "significant",
                "verdict" if comparisons else "summary"]
     first = 2 if show_key else 1
-    keep = [i for i in range(len(headers)) if i < first or i == len(headers) - 1 or any(r[i] != "-" for r in rows)]
-    return Table([headers[i] for i in keep], [[r[i] for i in keep] for r in rows],
-                 [[t[i] for i in keep] for t in tones])
+    keep = [i for i in range(len(headers))
+            if i < first or i == len(headers) - 1 or any(r[i].text != "-" for r in rows)]
+    return Table([Column(headers[i]) for i in keep], [[r[i] for i in keep] for r in rows])
 
 
 def _suite_result(step, res: Result) -> list[Block]:
@@ -81,12 +82,12 @@ def _suite_result(step, res: Result) -> list[Block]:
         one_line = res.text and "\n" not in res.text
         out: list[Block] = [Para(f"{where}: {res.title}" + (f". {res.text}" if one_line else ""))]
         if res.text and not one_line:
-            out.append(Items([ln for ln in res.text.splitlines() if ln.strip()]))
+            out.append(Items([Item(ln) for ln in res.text.splitlines() if ln.strip()]))
     else:
         out = [Para(f"{where}: {res.describe()}")]
     nums = [(k, v) for k, v in key_numbers(res) if v != "-"]
     if nums:
-        out.append(Table(["quantity", "value"], [[k, v] for k, v in nums]))
+        out.append(plain_table(["quantity", "value"], [[k, v] for k, v in nums]))
     return out
 
 
@@ -108,7 +109,7 @@ def inputs_table(report) -> Table:
     rows = [[*head, *cells, note] for (head, note), cells in zip(meta_rows, texts, strict=True)]
     headers = ["benchmark", "system", "n", "shape", "levels", f"mean{suffix}", f"median{suffix}", f"sd{suffix}",
                "notes"]
-    return Table(headers, rows, numeric=[False, False, True, False, False, True, True, True, False])
+    return plain_table(headers, rows, numeric=[False, False, True, False, False, True, True, True, False])
 
 
 def step_sections(report, level: int = 2) -> list[Block]:
@@ -127,7 +128,7 @@ def step_sections(report, level: int = 2) -> list[Block]:
                     # an Estimate's or a test's describe() already states its numbers
                     plain = isinstance(res, Estimate | TestResult)
                     nums = "" if plain else "; ".join(f"{k} {v}" for k, v in key_numbers(res) if v != "-")
-                    items.append(f"{key}: {res.describe()}" + (f"\n{nums}" if nums else ""))
+                    items.append(Item(f"{key}: {res.describe()}", [nums] if nums else []))
             blocks.append(Items(items))
         else:
             blocks.append(_step_table(per_bench, estimate_kind(step), is_one_sided(step)))
@@ -146,9 +147,10 @@ def suite_sections(report) -> list[Block]:
 def steps_list(report, verbose: bool) -> list[Block]:
     """Each step: id, component, kind, scope, (verbose) parameters, and why it did not run."""
     why_skipped = {s["step"]: s["reason"] for s in getattr(report, "skipped", [])}
-    return [Items([f"{s.id}: {s.component} ({s.kind}, {s.scope})"
-                   + (f" {fmt(dict(s.params))}" if verbose and s.params else "")
-                   + (f" — not run: {why_skipped[s.id]}" if s.id in why_skipped else "") for s in report.steps])]
+    return [Items([Item(f"{s.id}: {s.component} ({s.kind}, {s.scope})"
+                        + (f" {fmt(dict(s.params))}" if verbose and s.params else "")
+                        + (f" — not run: {why_skipped[s.id]}" if s.id in why_skipped else ""))
+                   for s in report.steps])]
 
 
 def steps_line(report) -> Para:
@@ -167,10 +169,10 @@ def warning_blocks(report) -> list[Block]:
         grouped.setdefault(w["benchmark"], []).append(f"{where}: {w['message']}")
     out: list[Block] = []
     for bench, items in grouped.items():
-        out += [Para(f"{bench}:"), Items(items)]
+        out += [Para(f"{bench}:"), Items([Item(i) for i in items])]
     return out
 
 
 def error_items(report) -> Items:
     """The steps that could not run on a benchmark, and why."""
-    return Items([f"{e['step']} on {e['benchmark']}: {e['message']}" for e in report.errors])
+    return Items([Item(f"{e['step']} on {e['benchmark']}: {e['message']}") for e in report.errors])

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..display import change, percent
 from ..results import OUTCOMES, SuiteVerdict, Verdict
-from ._blocks import Block, Heading, Items, Para, Table
+from ._blocks import Block, Cell, Column, Heading, Item, Items, Para, Table
 from ._format import fmt, unit_columns
 
 
@@ -66,23 +66,24 @@ def verdict_table(report) -> list[Block]:
         statistics.setdefault(stat or "central value", []).append(b)
     texts, label = unit_columns(values, units)
     errors = {e["benchmark"]: e["message"] for e in report.errors}
-    rows, tones = [], []
+    rows = []
     for b, (base, cand) in zip(benches, texts, strict=True):
         v = verdicts.get(b)
         if v is None:
             why = f"no verdict: {errors[b]}" if b in errors else "no verdict"
-            rows.append([b, base, cand, "-", "-", why])
-            tones.append([""] * 6)
+            rows.append([Cell(b), Cell(base), Cell(cand), Cell("-"), Cell("-"), Cell(why)])
             continue
         lower = direction(report, b)[0]
         why = short_why(v.reasons[0]) if v.reasons else v.method
-        rows.append([b, base, cand, change_text(v, lower), v.outcome, why])
-        tones.append(["", "", "", "", v.outcome, ""])
+        rows.append([Cell(b), Cell(base), Cell(cand), Cell(change_text(v, lower)), Cell(v.outcome, v.outcome),
+                     Cell(why)])
     levels = {v.confidence for v in verdicts.values() if v.confidence is not None}
     level = f"{levels.pop():.0%} CI" if len(levels) == 1 else "CI"
     suffix = f" ({label})" if label else ""
-    headers = ["benchmark", f"baseline{suffix}", f"candidate{suffix}", f"change [{level}]", "verdict", "why"]
-    table = Table(headers, rows, tones, numeric=[False, True, True, True, False, False])
+    columns = [Column("benchmark"), Column(f"baseline{suffix}", numeric=True),
+               Column(f"candidate{suffix}", numeric=True), Column(f"change [{level}]", numeric=True),
+               Column("verdict"), Column("why")]
+    table = Table(columns, rows)
     return [Heading("Verdicts"), table, Para(_legend(report, statistics))]
 
 
@@ -144,17 +145,23 @@ def suite_line(report) -> list[Block]:
         text += "."
     out: list[Block] = [Para(text)]
     if sv.reasons:
-        out.append(Items(list(sv.reasons)))
+        out.append(Items([Item(r) for r in sv.reasons]))
     return out
 
 
 def only_in(report) -> list[Block]:
-    """Benchmarks measured by one system only: listed, not compared."""
+    """Benchmarks measured by one system only, and systems no pair step compared: listed, not compared."""
+    out: list[Block] = []
+    left = getattr(report, "not_compared", None) or {}
+    if left:
+        total = len(left) + 2  # and the baseline and the candidate compared
+        out.append(Para(f"Not compared: {len(left)} of the {total} systems in the data ({', '.join(left)})."))
+        out.append(Items([Item(f"{system}: {why}") for system, why in left.items()]))
     found = {s: list(b) for s, b in (report.only_in or {}).items() if b}
-    if not found:
-        return []
-    parts = "; ".join(f"only in {system}: {_names(benches, 20)}" for system, benches in found.items())
-    return [Para(f"Not compared (measured by one system only): {parts}.")]
+    if found:
+        parts = "; ".join(f"only in {system}: {_names(benches, 20)}" for system, benches in found.items())
+        out.append(Para(f"Not compared (measured by one system only): {parts}."))
+    return out
 
 
 def reasons(report) -> list[Block]:
@@ -171,11 +178,11 @@ def reasons(report) -> list[Block]:
             head += f", from {v.method}"
         if v.threshold:
             head += f" (same within ±{v.threshold:.1%})"
-        lines = [head, *v.reasons]
+        more = list(v.reasons)
         flags = flags_of(v)
         if flags:
-            lines.append(f"noticed: {', '.join(flags)}")
-        items.append("\n".join(lines))
+            more.append(f"noticed: {', '.join(flags)}")
+        items.append(Item(head, more))
     return [Items(items)] if items else []
 
 

@@ -12,7 +12,7 @@ from html import escape
 
 from ..errors import ConfigError
 from ..plots.style import OUTCOME_COLOURS
-from ._blocks import Block, Details, Figure, Heading, Items, Para, Table
+from ._blocks import Block, Details, Figure, Heading, Item, Items, Para, Table
 from ._layout import Options, layout
 
 _TONES = "\n".join(
@@ -42,10 +42,11 @@ footer { margin-top: 2rem; color: #718096; font-size: 12px; }
 """
 
 
-def _item(text: str) -> str:
-    """First line as is; the following lines (key numbers, reasons) quieter."""
-    first, _, rest = text.partition("\n")
-    return escape(first) + (f'<br><span class="more">{escape(rest)}</span>' if rest else "")
+def _item(item: Item) -> str:
+    """Its line as is; the further lines (key numbers, reasons) quieter, each on its own line."""
+    first, *rest = [*(item.text.splitlines() or [""]), *item.more]
+    more = "<br>".join(escape(line) for line in rest)
+    return escape(first) + (f'<br><span class="more">{more}</span>' if rest else "")
 
 
 def _classes(tone: str, numeric: bool) -> str:
@@ -98,13 +99,11 @@ class HtmlRenderer:
 
     @staticmethod
     def _table(block: Table) -> str:
-        numeric = list(block.numeric or [False] * len(block.headers))
-        head = "".join(f"<th>{escape(h)}</th>" for h in block.headers)
-        tones = block.tones or [[""] * len(r) for r in block.rows]
+        head = "".join(f"<th>{escape(c.header)}</th>" for c in block.columns)
         rows = "".join(
-            "<tr>" + "".join(f"<td{_classes(t, n)}>{escape(c)}</td>"
-                             for c, t, n in zip(row, tone, numeric, strict=True)) + "</tr>"
-            for row, tone in zip(block.rows, tones, strict=True))
+            "<tr>" + "".join(f"<td{_classes(cell.tone, col.numeric)}>{escape(cell.text)}</td>"
+                             for cell, col in zip(row, block.columns, strict=True)) + "</tr>"
+            for row in block.rows)
         return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
 
     def _figure(self, block: Figure) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
+from ..textsafe import terminal_safe
 from ._blocks import Block, Details, Figure, Heading, Items, Para, Table
 from ._layout import Options, layout
 
@@ -31,7 +32,7 @@ class MarkdownRenderer:
     def render(self, report, *, verbose: bool = False) -> str:
         out: list[str] = []
         self._blocks(layout(report, Options(verbose=verbose)), out, 0)
-        return "\n".join(out).rstrip() + "\n"
+        return terminal_safe("\n".join(out).rstrip() + "\n")  # names come from data files
 
     def _blocks(self, blocks: Sequence[Block], out: list[str], depth: int) -> None:
         for block in blocks:
@@ -46,12 +47,11 @@ class MarkdownRenderer:
             elif isinstance(block, Para):
                 out += [_escape(block.text), ""]
             elif isinstance(block, Items):
-                out += ["- " + _escape(i).replace("\n", "  \n  ") for i in block.items] + [""]
+                out += ["- " + "  \n  ".join(_escape(line) for line in (i.text, *i.more)) for i in block.items] + [""]
             elif isinstance(block, Table):
-                numeric = list(block.numeric or [False] * len(block.headers))
                 out.append("| " + " | ".join(_cell(h) for h in block.headers) + " |")
-                out.append("|" + "|".join(" ---: " if n else " --- " for n in numeric) + "|")
-                out += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in block.rows]
+                out.append("|" + "|".join(" ---: " if c.numeric else " --- " for c in block.columns) + "|")
+                out += ["| " + " | ".join(_cell(c.text) for c in row) + " |" for row in block.rows]
                 out.append("")
             elif isinstance(block, Figure):
                 continue  # a comment cannot carry inline pictures; the HTML report has them

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..textsafe import terminal_safe
 from ._blocks import Block, Details, Figure, Heading, Items, Para, Table
 from ._layout import Options, layout
 
@@ -11,9 +12,10 @@ _UNDERLINE = {1: "=", 2: "-"}
 
 
 def _table(t: Table) -> list[str]:
-    cols = list(zip(*([list(t.headers)] + [list(r) for r in t.rows]), strict=True)) if t.rows else [[h] for h in t.headers]
+    texts = [[cell.text for cell in row] for row in t.rows]
+    cols = list(zip(*([t.headers] + texts), strict=True)) if texts else [[h] for h in t.headers]
     widths = [max(len(c) for c in col) for col in cols]
-    numeric = list(t.numeric or [False] * len(widths))
+    numeric = [c.numeric for c in t.columns]
 
     def line(cells, header: bool = False) -> str:
         # the last column (usually a sentence) is not padded, so long sentences do not widen the table
@@ -26,7 +28,7 @@ def _table(t: Table) -> list[str]:
         return "  ".join(out).rstrip()
 
     out = [line(t.headers, header=True), line(["-" * w for w in widths])]
-    out += [line(r) for r in t.rows]
+    out += [line(r) for r in texts]
     return out
 
 
@@ -39,7 +41,7 @@ class TextRenderer:
     def render(self, report, *, verbose: bool = False) -> str:
         lines: list[str] = []
         self._blocks(layout(report, Options(verbose=verbose)), lines, 0)
-        return "\n".join(lines) + "\n"
+        return terminal_safe("\n".join(lines) + "\n")  # names come from data files
 
     def _blocks(self, blocks: Sequence[Block], lines: list[str], depth: int) -> None:
         for block in blocks:
@@ -54,7 +56,7 @@ class TextRenderer:
                 lines.append(block.text)
             elif isinstance(block, Items):
                 for item in block.items:
-                    first, *rest = item.splitlines() or [""]
+                    first, *rest = [*(item.text.splitlines() or [""]), *item.more]
                     lines.append(f"  * {first}")
                     lines += [f"    {r}" for r in rest]
             elif isinstance(block, Table):

@@ -24,7 +24,7 @@ import numpy as np
 import perfrigor as pr
 
 from . import metrics
-from .estimator import max_components_param, model_param
+from .estimator import max_components_param, min_component_runs_param, model_param
 
 if TYPE_CHECKING:
     from .mixture import Mixture
@@ -47,13 +47,13 @@ class _Side:
 
 
 def _oriented(samples: Mapping[str, Any], max_components: int, model: str,
-              need_mixture: bool = True) -> dict[str, _Side]:
+              need_mixture: bool = True, min_component_runs: int = 1) -> dict[str, _Side]:
     from .fitting import fit_mixture  # (the EM engine is imported when a mixture is fitted)
 
     out = {}
     for name, obj in samples.items():
         try:
-            s, x, fit = fit_mixture(obj, max_components, model, what=name)
+            s, x, fit = fit_mixture(obj, max_components, model, what=name, min_component_runs=min_component_runs)
         except pr.DataError as exc:
             if need_mixture:
                 raise
@@ -89,6 +89,7 @@ class _MixtureComparator(pr.Comparator):
     estimator: str = pr.choice_param("nonparametric", "parametric")
     max_components: int = max_components_param()
     model: str = model_param()
+    min_component_runs: int = min_component_runs_param()
 
     @classmethod
     def prepare(cls, jobs: Sequence[pr.BenchmarkJob]) -> None:
@@ -103,7 +104,8 @@ class _MixtureComparator(pr.Comparator):
         fit_jobs(jobs, systems)
 
     def _sides(self, samples: Mapping[str, Any]) -> dict[str, _Side]:
-        return _oriented(samples, self.max_components, self.model, need_mixture=self.estimator == "parametric")
+        return _oriented(samples, self.max_components, self.model, need_mixture=self.estimator == "parametric",
+                         min_component_runs=self.min_component_runs)
 
     def _pick(self, parametric: Any, nonparametric: Any) -> tuple[Any, str, Any]:
         if self.estimator == "parametric":
@@ -123,7 +125,8 @@ class _MixtureComparator(pr.Comparator):
     @staticmethod
     def _fits(sides: Mapping[str, _Side]) -> dict[str, Any]:
         return {name: None if s.fit is None else
-                {"n_components": s.fit.n_components, "model": s.fit.model, "modes": s.fit.modes}
+                {"n_components": s.fit.n_components, "model": s.fit.model, "modes": s.fit.modes,
+                 "distinct_modes": len(s.fit.distinct_modes)}
                 for name, s in sides.items()}
 
 

@@ -44,6 +44,10 @@ THREAD_MAX_ELEMENTS = 5_000_000
 CHUNK_ELEMENTS = 400_000
 #: up to this many elements (fits x observations x padded components), all G share one EM loop
 PAD_MAX_ELEMENTS = 100_000
+#: EM iterations after which a fit that has not met the stopping rule counts as failed (BIC = NA):
+#: mclust has no practical cap; real timings stop within a few hundred, and a cap keeps a
+#: pathological input from looping forever
+MAX_ITERATIONS = 10_000
 
 
 def r_probs(m: int) -> np.ndarray:
@@ -309,6 +313,10 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
         za, ll = _e_step_d2(d2, w, var, pad, scratch)  # ... then E-step, over the squared distances
         z_slot = d2_slot
         ll -= shift  # the log-likelihood of the original (unstandardised) data
+        # a non-finite log-likelihood never meets the stopping rule, nor does a fit past the cap: both fail
+        failed |= ~np.isfinite(ll)
+        if it >= MAX_ITERATIONS:
+            failed[:] = True
         done = failed | (np.abs(ll - old) / (1.0 + np.abs(ll)) <= TOL)
         if done.any():
             good = done & ~failed

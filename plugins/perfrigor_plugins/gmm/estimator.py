@@ -11,10 +11,20 @@ import perfrigor as pr
 
 from .results import KsFitResult, MixtureFit
 
+#: memory held per KSfit replicate: its statistic, chosen K and refit bookkeeping (a few arrays)
+REPLICATE_BYTES = 64
+
 
 def max_components_param() -> Any:
     """K is searched in 1..max_components (mclust's default G = 1:9)."""
     return pr.int_param(9, minimum=1)
+
+
+def min_component_runs_param() -> Any:
+    """Fewest runs per component: K is searched up to n // min_component_runs (1: mclust's search)."""
+    from .modes import MIN_COMPONENT_RUNS
+
+    return pr.int_param(MIN_COMPONENT_RUNS, minimum=1)
 
 
 def model_param() -> Any:
@@ -29,6 +39,7 @@ class GaussianMixture(pr.Estimator):
     name: ClassVar[str] = "gmm"
     max_components: int = max_components_param()
     model: str = model_param()
+    min_component_runs: int = min_component_runs_param()
 
     @classmethod
     def prepare(cls, jobs: Sequence[pr.BenchmarkJob]) -> None:
@@ -40,7 +51,7 @@ class GaussianMixture(pr.Estimator):
     def estimate(self, sample: Any) -> MixtureFit:
         from .fitting import fit_mixture  # (the EM engine is imported when a mixture is fitted)
 
-        return fit_mixture(sample, self.max_components, self.model)[2]
+        return fit_mixture(sample, self.max_components, self.model, min_component_runs=self.min_component_runs)[2]
 
 
 @attrs.define(repr=False)
@@ -52,11 +63,12 @@ class MixtureGoodnessOfFit(pr.Test):
     #: the conformance battery checks the contract, not the statistics: K in 1..3 keeps it to ~2 s
     #: (every one of the 200 replicates refits G = 1..max_components for both models)
     example_params: ClassVar[dict[str, Any]] = {"n_bootstrap": 200, "max_components": 3}
-    n_bootstrap: int = pr.int_param(500, minimum=200)
+    n_bootstrap: int = pr.int_param(500, minimum=200, bytes_each=REPLICATE_BYTES)
     confidence: float = pr.confidence_param()
     undersampling: float = pr.float_param(1.0, minimum=0.0, maximum=1.0)
     max_components: int = max_components_param()
     model: str = model_param()
+    min_component_runs: int = min_component_runs_param()
     random_state: Any = pr.random_state_param()
 
     def __attrs_post_init__(self) -> None:
@@ -72,14 +84,14 @@ class MixtureGoodnessOfFit(pr.Test):
 
     def test(self, x: Any, y: Any = None) -> KsFitResult:
         from . import ksfit
-        from .fitting import fit_mixture, model_names
+        from .fitting import fit_mixture, largest_k, model_names
 
         if y is not None:
             raise pr.ConfigError("gmm-fit is a one-sample test: test(sample)")
-        s, values, fit = fit_mixture(x, self.max_components, self.model)
+        s, values, fit = fit_mixture(x, self.max_components, self.model, min_component_runs=self.min_component_runs)
         rng = pr.check_random_state(self.random_state)
         alpha = 1.0 - self.confidence
-        gmax = min(self.max_components, int(np.unique(values).size))
+        gmax = largest_k(values, self.max_components, self.min_component_runs)
         out = ksfit.ksfit_batch(values[None], self.n_bootstrap, rng, self.undersampling, gmax,
                                 model_names(self.model))
         statistic = float(out.statistic[0])

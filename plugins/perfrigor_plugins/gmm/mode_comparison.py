@@ -28,9 +28,9 @@ import attrs
 import numpy as np
 import perfrigor as pr
 
-from .estimator import max_components_param, model_param
+from .estimator import max_components_param, min_component_runs_param, model_param
 from .mixture import Mixture
-from .modes import MIN_GAP, MIN_RUNS_FOR_MODES, SEPARATION, Mode, assign, group_modes
+from .modes import MIN_GAP, MIN_RUNS_FOR_MODES, SEPARATION, Mode, assign, supported_modes
 
 UNIMODAL, SHARED, SHIFTED, DIFFERENT = "unimodal", "shared", "shifted", "different"
 
@@ -71,17 +71,17 @@ class ModeComparison(pr.Comparison):
     candidate_modes: tuple[int, ...] = attrs.field(default=(), converter=tuple)
 
 
-def _fit_modes(values: np.ndarray, max_components: int, model: str, separation: float, min_gap: float
-               ) -> tuple[Mixture | None, list[Mode]]:
+def _fit_modes(values: np.ndarray, max_components: int, model: str, separation: float, min_gap: float,
+               min_component_runs: int) -> tuple[Mixture | None, list[Mode]]:
     """The mixture and its modes; one mode (no mixture) when none can be fitted (too few distinct values)."""
     from .fitting import fit_mixture  # (the EM engine is imported when a mixture is fitted)
 
     try:
-        fit = fit_mixture(values, max_components, model)[2]
+        fit = fit_mixture(values, max_components, model, min_component_runs=min_component_runs)[2]
     except pr.DataError:
         return None, [Mode((0,), float(np.median(values)), 1.0)]
     mix = fit.mixture()
-    return mix, group_modes(mix, values.size, separation, min_gap)
+    return mix, supported_modes(mix, values.size, fit.bic_gain, separation, min_gap, min_component_runs)
 
 
 def _labels(mix: Mixture | None, modes: list[Mode], values: np.ndarray) -> np.ndarray:
@@ -112,8 +112,9 @@ class ModeComparisonComparator(pr.Comparator):
     """Do both systems have the same modes? The shift within each mode, and the change of their shares.
 
     ``separation`` (Ashman's D) and ``min_gap`` (relative gap) decide when neighbouring
-    mixture components are distinct modes; ``confidence`` is the level of the per-mode
-    intervals and of the shares test.
+    mixture components are distinct modes; ``min_component_runs`` is the fewest runs a
+    mixture component (K is searched up to n // it) and a mode need; ``confidence`` is the
+    level of the per-mode intervals and of the shares test.
     """
 
     name: ClassVar[str] = "mode-comparison"
@@ -122,6 +123,7 @@ class ModeComparisonComparator(pr.Comparator):
     model: str = model_param()
     separation: float = pr.float_param(SEPARATION, minimum=0.0, strict=True)
     min_gap: float = pr.float_param(MIN_GAP, minimum=0.0)
+    min_component_runs: int = min_component_runs_param()
 
     @classmethod
     def prepare(cls, jobs: Sequence[pr.BenchmarkJob]) -> None:
@@ -137,11 +139,11 @@ class ModeComparisonComparator(pr.Comparator):
             x, y = job.samples[job.baseline].flat, job.samples[job.candidate].flat
             if min(x.size, y.size) < MIN_RUNS_FOR_MODES:
                 continue
-            fit = (c.max_components, c.model, c.separation, c.min_gap)
+            fit = (c.max_components, c.model, c.separation, c.min_gap, c.min_component_runs)
             if len(_fit_modes(x, *fit)[1]) > 1 or len(_fit_modes(y, *fit)[1]) > 1:
                 pooled.append(np.concatenate([x, y]))
-                options.append((c.max_components, c.model))
-        fit_many(pooled, [k for k, _ in options], [m for _, m in options])
+                options.append((c.max_components, c.model, c.min_component_runs))
+        fit_many(pooled, [o[0] for o in options], [o[1] for o in options], [o[2] for o in options])
 
     def compare(self, baseline: Any, candidate: Any) -> ModeComparison:
         old = pr.as_sample(baseline, what="baseline")
@@ -153,7 +155,7 @@ class ModeComparisonComparator(pr.Comparator):
         x, y = old.flat, new.flat
         if x.size < 2 or y.size < 2:
             raise pr.DataError(f"mode-comparison needs at least 2 runs per system, got {x.size} and {y.size}")
-        fit = (self.max_components, self.model, self.separation, self.min_gap)
+        fit = (self.max_components, self.model, self.separation, self.min_gap, self.min_component_runs)
         warnings: list[str] = []
         if old.is_hierarchical or new.is_hierarchical:
             warnings.append("hierarchical samples: the modes of all runs pooled, ignoring the levels")

@@ -21,11 +21,21 @@ SEPARATION = 3.0
 #: neighbouring components closer than this share of their location are one mode for performance
 #: purposes (micro-modes of a precise timer)
 MIN_GAP = 0.02
+#: fewest runs a mixture component needs (the default of ``min_component_runs``): K is searched up to
+#: n // 5, so 10 runs get at most 2 components, 30 runs 6. A normal component is three numbers (weight,
+#: mean, sd); below about 5 runs each, BIC's large-sample penalty no longer holds back components that
+#: fit single runs (mclust gives 10 runs 9 components of one run each). The large samples of the
+#: mclust cross-checks (n >= 31) are fitted exactly as mclust fits them.
+MIN_COMPONENT_RUNS = 5
 #: a group of components holding fewer runs than this is a few outliers, not a mode: it joins the
-#: nearest mode
-MIN_MODE_RUNS = 3
+#: nearest mode (the same minimum as a component's)
+MIN_MODE_RUNS = MIN_COMPONENT_RUNS
 #: fewer runs than this per system, and a mixture's components say more about noise than modes
 MIN_RUNS_FOR_MODES = 20
+#: several modes are a finding only when the mixture's BIC beats one normal's by this much: "very strong"
+#: evidence on Kass & Raftery's scale (BIC ~ 2 log marginal likelihood). Unimodal runs with a chance gap
+#: gain less (30 skewed runs: at most 12 in 200 seeds, 9 of them below 6); two real modes gain 70 and more
+MIN_BIC_GAIN = 10.0
 
 
 @attrs.frozen
@@ -70,7 +80,30 @@ def group_modes(mix: Mixture, n: int, separation: float = SEPARATION, min_gap: f
     return modes
 
 
-def _mode(mix: Mixture, components: list[int] | tuple[int, ...]) -> Mode:
+def supported_modes(mix: Mixture, n: int, bic_gain: float, separation: float = SEPARATION,
+                    min_gap: float = MIN_GAP, min_runs: int = MIN_MODE_RUNS) -> list[Mode]:
+    """The modes that are findings: ``group_modes``, and one mode when the split is not supported.
+
+    ``bic_gain`` is how much the mixture's BIC beats one normal's; below ``MIN_BIC_GAIN``
+    separated groups are a chance gap in the runs, not modes. The caller decides whether
+    ``n`` runs are enough to look for modes at all (``MIN_RUNS_FOR_MODES``).
+    """
+    modes = group_modes(mix, n, separation, min_gap, min_runs)
+    if len(modes) > 1 and bic_gain < MIN_BIC_GAIN:
+        return [_mode(mix, range(mix.n_components))]
+    return modes
+
+
+def peak(mix: Mixture, mode: Mode, maxima: np.ndarray) -> float:
+    """Where a mode's density is highest: the tallest of the density's maxima (``Mixture.modes()``) whose
+    MAP component is one of the mode's, else the mode's weighted mean (a broad component's mean is not
+    where the runs are: one tall narrow component beside it is)."""
+    maxima = np.asarray(maxima, dtype=float)
+    inside = maxima[np.isin(mix.classify(maxima), mode.components)] if maxima.size else maxima
+    return float(inside[np.argmax(mix.pdf(inside))]) if inside.size else mode.location
+
+
+def _mode(mix: Mixture, components: list[int] | tuple[int, ...] | range) -> Mode:
     w = mix.weights[list(components)]
     return Mode(tuple(sorted(components)), float(w @ mix.means[list(components)] / w.sum()), float(w.sum()))
 

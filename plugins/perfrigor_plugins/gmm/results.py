@@ -24,6 +24,13 @@ class MixtureFit(pr.Result):
     observation (flattened order), the 0-based index of its component (MAP
     rule); ``bic_table`` maps "E" and "V" to the BIC of G = 1, 2, ... (None
     where the fit failed, as mclust's NA).
+
+    K was searched in 1..``max_searched`` (``max_components``, the distinct values,
+    and n // ``min_component_runs``). ``distinct_modes`` are the modes reported as
+    findings (each where its density is highest) (with their ``distinct_mode_shares`` of the runs): groups of components
+    clearly separated from their neighbours, each holding ``min_component_runs`` runs
+    or more, and one mode unless the fit's ``bic_gain`` over one normal supports the split;
+    empty when the sample has too few runs to tell modes from noise (``modes_undecided``).
     """
 
     n_components: int
@@ -39,6 +46,22 @@ class MixtureFit(pr.Result):
     bic_table: Mapping[str, tuple[float | None, ...]] = attrs.field(factory=dict)
     n: int = 0
     unit: str = ""
+    max_searched: int = 0
+    max_components: int = 9
+    min_component_runs: int = 1
+    distinct_modes: tuple[float, ...] = attrs.field(default=(), converter=_floats)
+    distinct_mode_shares: tuple[float, ...] = attrs.field(default=(), converter=_floats)
+
+    @property
+    def bic_gain(self) -> float:
+        """How much this fit's BIC beats one normal's (0 for one component): the evidence for its structure."""
+        one = [t[0] for t in self.bic_table.values() if t and t[0] is not None]
+        return self.bic - max(one) if one else 0.0
+
+    @property
+    def modes_undecided(self) -> bool:
+        """True when the sample is too small to tell modes from noise (no mode is a finding)."""
+        return not self.distinct_modes
 
     def mixture(self) -> Mixture:
         """The fitted mixture (density, CDF, quantiles, sampling)."""
@@ -50,9 +73,27 @@ class MixtureFit(pr.Result):
                  for w, m, s in zip(self.weights, self.means, self.sds, strict=True)]
         kind = "equal variances" if self.model == "E" else "unequal variances"
         comps = "1 normal component" if self.n_components == 1 else f"{self.n_components} components ({kind})"
-        modes = "1 mode" if self.modes == 1 else f"{self.modes} modes"
-        at = ", ".join(q(m, self.unit) for m in self.mode_locations)
-        return f"Gaussian mixture, {comps}: {'; '.join(parts)}; {modes} (I4) at {at}; BIC {self.bic:.2f}"
+        if 0 < self.max_searched < self.max_components and self.max_searched == self.n // self.min_component_runs:
+            comps += (f" (at most {self.max_searched} for {self.n} runs: {self.min_component_runs} runs "
+                      "per component)")
+        return f"Gaussian mixture, {comps}: {'; '.join(parts)}; {self.describe_modes()}; BIC {self.bic:.2f}"
+
+    def describe_modes(self) -> str:
+        """The modes that are findings, or why there are none ("too few runs to tell")."""
+        from .modes import MIN_RUNS_FOR_MODES
+
+        q = pr.display.quantity
+        if self.modes_undecided:
+            return (f"modes: {self.n} runs are too few to tell modes from noise (at least "
+                    f"{MIN_RUNS_FOR_MODES} are needed)")
+        k = len(self.distinct_modes)
+        at = ", ".join(f"{q(m, self.unit)} ({w:.0%} of runs)" if k > 1 else q(m, self.unit)
+                       for m, w in zip(self.distinct_modes, self.distinct_mode_shares, strict=True))
+        out = f"{'1 mode' if k == 1 else f'{k} modes'} at {at}"
+        if self.modes != k:
+            few = f" or hold fewer than {self.min_component_runs} runs" if self.min_component_runs > 1 else ""
+            out += f" (the fitted density has {self.modes} local maxima, I4; the others are too close together{few})"
+        return out
 
     def plot_layers(self, sample: Any) -> list:
         """The fitted density (components dashed, CDF for describe --plot) and its modes, for the plots."""
@@ -61,9 +102,12 @@ class MixtureFit(pr.Result):
                 max(m + 3 * s for m, s in zip(self.means, self.sds, strict=True)))
         label = ("fitted normal" if self.n_components == 1
                  else f"fitted mixture ({self.n_components} components)")
-        return [pr.drawing.Density(mix.pdf, label, components=mix.component_pdfs if self.n_components > 1 else None,
-                                   cdf=mix.cdf, span=span),
-                pr.drawing.Marks(self.mode_locations, "mode" if self.modes == 1 else f"{self.modes} modes (I4)")]
+        density = pr.drawing.Density(mix.pdf, label, components=mix.component_pdfs if self.n_components > 1 else None,
+                                     cdf=mix.cdf, span=span)
+        if self.modes_undecided:  # no mode is a finding: none is marked
+            return [density]
+        k = len(self.distinct_modes)
+        return [density, pr.drawing.Marks(self.distinct_modes, "mode" if k == 1 else f"{k} modes")]
 
 
 @attrs.frozen(kw_only=True)

@@ -13,6 +13,8 @@ from .engine import BASELINE, CANDIDATE, Engine, Evaluation
 from .scores import NORMALIZATIONS, Scores, prepare
 
 WINNERS = {CANDIDATE: "candidate", BASELINE: "baseline", 0: "tie"}
+#: the largest ``max_speedup``: the r-Speedup search holds a grid of 100 points per unit of speedup
+MAX_SEARCH = 10_000.0
 
 
 def _check_benchmark_confidence(instance: Any, attribute: attrs.Attribute, value: Any) -> None:
@@ -56,7 +58,8 @@ class HPT(pr.Comparator):
     benchmark_confidence: float | None = attrs.field(default=None, validator=_check_benchmark_confidence)
     exact_rule: str = pr.choice_param("p-value", *levels.RULES)
     normalize: str = pr.choice_param("baseline-median", *NORMALIZATIONS)
-    max_speedup: float = pr.float_param(100.0, minimum=1.0)
+    #: the search walks a grid of hundredths up to here: 10^4 (a million points) is far past any real speedup
+    max_speedup: float = pr.float_param(100.0, minimum=1.0, maximum=MAX_SEARCH)
 
     def compare(self, baseline: Any, candidate: Any) -> pr.Comparison:
         scores = prepare(baseline, candidate, self.normalize)
@@ -102,11 +105,13 @@ class HPT(pr.Comparator):
             if levels.min_level1_pvalue(m_c, m_b) > alpha + levels.EPS:
                 names = [engine.scores.benchmarks[i] for i in np.flatnonzero(
                     (engine.m_c == m_c) & (engine.m_b == m_b) & (engine.alpha == alpha))]
-                needed = next(m for m in range(1, levels.EXACT_RUNS + 1)
-                              if levels.min_level1_pvalue(m, m) <= alpha + levels.EPS)
+                needed = next((m for m in range(1, levels.EXACT_RUNS + 1)
+                               if levels.min_level1_pvalue(m, m) <= alpha + levels.EPS), None)
+                takes = (f"at least {needed} runs per system" if needed is not None
+                         else f"more than {levels.EXACT_RUNS} runs per system")
                 out.append(f"benchmark(s) {_names(names)}: with {m_c} candidate and {m_b} baseline run(s) the "
                            f"rank-sum test can never reach confidence {1 - alpha:g}, so they always count as "
-                           f"ties (d = 0); that takes at least {needed} runs per system")
+                           f"ties (d = 0); that takes {takes}")
         if levels.min_level2_pvalue(engine.n) > 1 - self.confidence + levels.EPS:
             out.append(f"with {engine.n} benchmark(s) the signed-rank test can never reach confidence "
                        f"{self.confidence:g} (at most {1 - levels.min_level2_pvalue(engine.n):.4g})")

@@ -17,6 +17,9 @@ import perfrigor as pr
 
 from ._input import prepare, warmup_param
 
+#: memory held per bootstrap replicate: its mean, and the copy the percentile interval partitions
+REPLICATE_BYTES = 16
+
 
 def _check_resampling(instance: Any, attribute: attrs.Attribute, value: str) -> None:
     word = value.strip().lower() if isinstance(value, str) else None
@@ -56,7 +59,7 @@ class MeanCI(pr.Estimator):
 
     confidence: float = pr.confidence_param()
     method: str = pr.choice_param("t", "bootstrap")
-    n_bootstrap: int = pr.int_param(10_000, minimum=100)
+    n_bootstrap: int = pr.int_param(10_000, minimum=100, bytes_each=REPLICATE_BYTES)
     random_state: Any = pr.random_state_param()
     #: bootstrap variant: "all" levels resampled (the paper's RRR), "top", "flat" or R/N letters
     resampling: str = attrs.field(default="all", validator=_check_resampling)

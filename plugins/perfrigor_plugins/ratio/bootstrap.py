@@ -15,6 +15,9 @@ import perfrigor as pr
 
 from .decision import comparison, prepare, threshold_param
 
+#: memory held per bootstrap replicate: both systems' means, their ratio, the percentile's copy
+REPLICATE_BYTES = 32
+
 
 def _check_resample(instance: Any, attribute: attrs.Attribute, value: Any) -> None:
     ok = isinstance(value, str) and (value.lower() in {"all", "top", "flat"} or
@@ -37,7 +40,7 @@ class BootstrapRatio(pr.Comparator):
 
     confidence: float = pr.confidence_param()
     threshold: float = threshold_param()
-    n_bootstrap: int = pr.int_param(10_000, minimum=10)
+    n_bootstrap: int = pr.int_param(10_000, minimum=10, bytes_each=REPLICATE_BYTES)
     resample: str = attrs.field(default="all", validator=_check_resample)
     random_state: Any = pr.random_state_param()
 

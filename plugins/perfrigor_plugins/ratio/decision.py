@@ -92,6 +92,29 @@ def _percent_beside(x: float, half: float) -> str:
     return ("0" if text in ("-0", "+0") else text) + "%"
 
 
+def _interval_words(estimate: float, low: float, high: float, half: float) -> str:
+    """The change's interval in words: "5.5% ± 2.5% lower" only when it is symmetric around the estimate
+    as shown (the paper's form), else its ends: "between 14.6% and 54.2% lower", "between 42% lower and
+    56% higher" (a ± centred on the interval's midpoint read "7.1% ± 49% higher" beside an estimate of
+    -9.8%)."""
+    below, above = _percent_beside(estimate - low, half), _percent_beside(high - estimate, half)
+    if below == above:
+        side = "higher" if estimate >= 0 else "lower"
+        return f"{_percent_beside(abs(estimate), half)} ± {above} {side}"
+    # the ends to two significant digits of the interval's width: "between 9.3% and 10.7%"
+    width = 100 * (high - low)
+    decimals = max(0, 1 - math.floor(math.log10(width))) if width > 0 else 3
+
+    def end(x: float) -> str:
+        return f"{100 * x:.{decimals}f}%"
+
+    if low >= 0 or high <= 0:
+        side = "higher" if low >= 0 else "lower"
+        ends = sorted((abs(low), abs(high)))
+        return f"between {end(ends[0])} and {end(ends[1])} {side}"
+    return f"between {end(-low)} lower and {end(high)} higher"
+
+
 def verdict(decision: str, ratio: float, low: float | None, high: float | None, confidence: float,
             threshold: float, lower_is_better: bool, speedup: float) -> str:
     """One sentence, as Kalibera & Jones report a change: "5.5% ± 2.5% faster, with 95% confidence"."""
@@ -99,7 +122,7 @@ def verdict(decision: str, ratio: float, low: float | None, high: float | None, 
     if decision == UNDEFINED or low is None or high is None:
         return (f"cannot bound the change: ratio of mean {what}s new/old {ratio:.4g}, but its {confidence:.0%} "
                 "interval is unbounded (the baseline mean is too uncertain)")
-    mid, half = (low + high) / 2 - 1.0, (high - low) / 2
+    half = (high - low) / 2
     faster = (high < 1.0) if lower_is_better else (low > 1.0)
     band = f"±{_percent(threshold)}"
     if decision == BEYOND:
@@ -117,13 +140,10 @@ def verdict(decision: str, ratio: float, low: float | None, high: float | None, 
             head = f"cannot tell whether the change exceeds the {band} threshold"
     else:
         head = "no significant change"
-    # the paper's form: the interval's centre ± its half-width, then the point estimate
-    side = "higher" if mid >= 0 else "lower"
     change = _percent_beside(ratio - 1, half)
-    return (f"{head}: mean {what} {_percent_beside(abs(mid), half)} ± {_percent(half)} {side} with {confidence:.0%} "
-            f"confidence (estimate {'' if change.startswith('-') or change == '0%' else '+'}{change}; "
-            f"ratio new/old {ratio:.4g}, CI {low:.4g} to {high:.4g}; "
-            f"speedup {speedup:.4g}x)")
+    return (f"{head}: mean {what} {_interval_words(ratio - 1, low - 1, high - 1, half)} with {confidence:.0%} "
+            f"confidence (estimate {'' if change.startswith('-') or change == '0%' else '+'}{change}, "
+            f"ratio new/old {ratio:.4g}; speedup {speedup:.4g}x)")
 
 
 def comparison(*, method: str, ratio: float, low: float | None, high: float | None, confidence: float,

@@ -137,6 +137,10 @@ class Fieller(pr.Comparator):
         o, n = float(old_means.mean()), float(new_means.mean())  # = grand means (balanced)
         s2_old, s2_new = float(old_means.var(ddof=1)), float(new_means.var(ddof=1))
         v_old, v_new = s2_old / m_old, s2_new / m_new
+        if not all(math.isfinite(v) for v in (o, n, v_old, v_new)):  # the moments overflowed: nothing to bound
+            raise pr.DataError(f"the means or variances of the {old_level} means overflow floating point "
+                               f"(baseline mean {o:.4g}, candidate mean {n:.4g}); values this large are not "
+                               "measurements Fieller's interval can use")
         ratio = n / o
         for who, s2, level in (("baseline", s2_old, old_level), ("candidate", s2_new, new_level)):
             if s2 == 0:

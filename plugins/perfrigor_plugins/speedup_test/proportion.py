@@ -8,7 +8,7 @@ the b benchmarks were drawn at random from a large pool (never a hand-picked sui
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import attrs
@@ -80,11 +80,30 @@ class AcceleratedProportion(pr.Comparator):
     one_sided: ClassVar[bool] = True  # a share of accelerated benchmarks: a low one is no slowdown
     confidence: float = pr.confidence_param()
     method: str = pr.choice_param("wilson-cc", *METHODS)
-    precision: float = pr.float_param(0.05, minimum=0.0, maximum=1.0, strict=True)
+    #: half-width wanted for the proportion's interval (its square divides: 1e-9 keeps it finite)
+    precision: float = pr.float_param(0.05, minimum=1e-9, maximum=1.0, strict=True)
     statistic: str = pr.choice_param("mean", "median")
     test_confidence: float = pr.confidence_param()
     step: str | None = attrs.field(default=None, validator=attrs.validators.optional(
         attrs.validators.instance_of(str)))
+
+    def check_steps(self, step_id: str, earlier: Sequence[Any]) -> None:
+        """``step`` must name an earlier Speedup-Test step with this step's ``statistic``: only its
+        significance flags mean "accelerated" (a two-sided interval's flag also marks slowdowns)."""
+        if self.step is None:
+            return
+        found = next((s for s in earlier if s.id == self.step), None)
+        if found is None:
+            ids = ", ".join(repr(s.id) for s in earlier) or "none"
+            raise pr.ConfigError(f"step {step_id!r}: step = {self.step!r} is not an earlier step of the pipeline "
+                                 f"(earlier steps: {ids})")
+        if not isinstance(found.component, SpeedupTest):
+            raise pr.ConfigError(f"step {step_id!r}: step = {self.step!r} runs {found.component.name!r}, not "
+                                 f"{SpeedupTest.name!r}; the proportion counts the Speedup-Test's accelerated "
+                                 "benchmarks (leave 'step' out to run the tests itself)")
+        if found.component.statistic != self.statistic:
+            raise pr.ConfigError(f"step {step_id!r}: step {self.step!r} tests the {found.component.statistic}, "
+                                 f"this step's statistic is {self.statistic!r}; make them agree")
 
     def interval(self, accelerated: int, total: int) -> pr.Comparison:
         """The proportion accelerated/total with its interval, validity warning and needed benchmarks."""

@@ -21,6 +21,8 @@ def pct(speedup: float) -> str:
     """
     if speedup >= 1.0:
         return f"{_num(speedup)}x faster"
+    if speedup <= 0.0:  # an interval's end at confidence near 1 (e.g. 1 - 1e-16): no bound on the slowdown
+        return "any factor slower"
     return f"{_num(1.0 / speedup)}x slower"
 
 

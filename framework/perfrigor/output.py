@@ -1,0 +1,42 @@
+"""Writing reports safely: never a half-written file in place of a good one."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+
+
+def write_atomically(path: str | os.PathLike, text: str, encoding: str = "utf-8") -> None:
+    """Write ``text`` to ``path`` all at once, or not at all.
+
+    The text goes to a temporary file in the same folder, flushed to disk, which then
+    replaces ``path`` with ``os.replace`` (atomic on POSIX and Windows within a file
+    system). If anything fails, ``path`` keeps its old content and the temporary file is
+    removed. A new file gets the permissions the umask gives; a replaced one keeps its own.
+    """
+    target = Path(path)
+    try:
+        mode = target.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        mode = 0o666 & ~_umask()
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding=encoding, newline="") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _umask() -> int:
+    """The process's umask (read by setting it, then restoring it)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
