@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 from pathlib import Path
 
 import numpy as np
@@ -129,3 +130,12 @@ def test_the_gate_on_100_benchmark_suites():
         assert slower & set(moved) and len(slower - set(moved)) <= 1
         found += len(slower & set(moved))
     assert found >= 0.5 * 2 * calibration.SUITE_CHANGED
+
+
+def test_the_control_is_chosen_from_the_command_line(capsys):
+    code = cli.main(["run", "--pipeline", "default", str(SUITE_CSV), "--fail-on-regression", "--format", "json",
+                     "--param", "verdict.suite_control=none"])
+    out, err = capsys.readouterr()
+    assert code == 1 and "regression: mandelbrot" in err and "regression: bubble" in err
+    control = json.loads(out)["suite_verdict"]["details"]["suite_control"]  # the report says which, even "none"
+    assert control["method"] == "none" and control["not_significant_over_suite"] == []
