@@ -59,10 +59,14 @@ def suite_verdict(verdicts: Mapping[str, pr.Verdict], confidence: float, previou
                    None)
     if control is not None:
         dropped = tuple(b for b, v in verdicts.items() if "unadjusted_outcome" in v.details)
-        reasons.append(f"changes decided over the {control['benchmarks']} benchmarks together: "
-                       f"{NAMES[control['method']]} at {control['level']:.3g}; intervals per benchmark at "
-                       f"{confidence:.0%}" + (f"; not significant over the suite: {', '.join(dropped)}"
-                                               if dropped else ""))
+        if control["method"] == "none":
+            reasons.append(f"each of the {control['benchmarks']} benchmarks judged on its own (suite_control = none): "
+                           f"about {control['level']:.0%} of unchanged benchmarks read faster or slower by chance")
+        else:
+            reasons.append(f"changes decided over the {control['benchmarks']} benchmarks together: "
+                           f"{NAMES[control['method']]} at {control['level']:.3g}; intervals per benchmark at "
+                           f"{confidence:.0%}" + (f"; not significant over the suite: {', '.join(dropped)}"
+                                                   if dropped else ""))
         details["suite_control"] = {"method": control["method"], "level": control["level"],
                                     "benchmarks": control["benchmarks"], "not_significant_over_suite": list(dropped)}
     hpt = previous.find("hpt") if isinstance(previous, pr.Previous) else None
