@@ -207,3 +207,35 @@ def test_cli_takes_the_reader_options_from_the_spec(monkeypatch, tmp_path, capsy
     assert cli.main(["compare", str(old), str(new), "--pipeline", "speedup-test"]) == 0
     capsys.readouterr()
     assert len(seen) == 1
+
+
+#: values at the edges of what parameters take (they found exit 3s: confidence 1 - 1e-16, precision 1e-300)
+EXTREMES = [0, -1, 1, 2, 1e-300, 1e300, 0.9999999999999999, 0.999999999, 1e-6, 1e-16, 0.5000000001, 2**62,
+            "x", "", [], [1, 2], True, 0.5, 1e4, math.nan, math.inf, -math.inf]
+PAIRS = sorted((name, p) for name, params in COMPONENTS.items() for p in params)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(pair=st.sampled_from(PAIRS), value=st.sampled_from(EXTREMES), suite=st.booleans())
+def test_every_parameter_at_its_extremes_runs_or_exits_2(pair, value, suite, data, capsys):
+    folder, old, new = data
+    name, param = pair
+    if param == "n_bootstrap" and isinstance(value, int | float) and not isinstance(value, bool) and value > 300:
+        value = 300  # (a feasible but long bootstrap is announced, not refused: not this test's business)
+    step = {"component": name, param: value}
+    if name == "experiment-plan" and param != "costs":
+        step["costs"] = [1.0, 10.0]
+    path = folder / "extreme.json"
+    path.write_text(json.dumps({"steps": [step]}), encoding="utf-8")
+    inputs = [str(folder / "suite.csv")] if suite else [old, new]
+    if suite and not (folder / "suite.csv").exists():
+        rows = ["benchmark,system,invocation,iteration,time"] + [
+            f"b{b},{s},{i},{j},{(10 + b) * f + 0.05 * ((i * 7 + j * 3) % 5):.3f}"
+            for b in range(4) for s, f in (("old", 1.0), ("new", 0.9)) for i in range(1, 5) for j in range(1, 4)]
+        (folder / "suite.csv").write_text("\n".join(rows) + "\n")
+    code = cli.main(["run", "--config", str(path), *inputs])
+    _, err = capsys.readouterr()
+    assert code in (0, 2), err
+    if code == 2:
+        assert len(err.strip().splitlines()) == 1 and "internal error" not in err, err
