@@ -103,8 +103,9 @@ def without_warmup(samples: dict[str, pr.Sample], ev: Evidence) -> tuple[dict[st
         warm = getattr(f.result, "warmup", 0) if f is not None and f.result is not None else 0
         if warm and not sample.is_hierarchical and len(sample) - warm >= 2:
             out[system] = sample.with_values(sample.values[warm:])
-            notes.append(f"{system}: the first {warm} runs ({f.result.warmup_change:+.0%}) look like warm-up: "
-                         "compared without them")
+            runs = "the first run" if warm == 1 else f"the first {warm} runs"
+            notes.append(f"{system}: {runs} ({f.result.warmup_change:+.0%}) look{'s' if warm == 1 else ''} like "
+                         f"warm-up: compared without {'it' if warm == 1 else 'them'}")
     return out, notes
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import perfrigor as pr
 
 from .multiplicity import NAMES
-from .reasons import pct
+from .reasons import between, pct
 from .rules import FASTER, SAME, SLOWER, UNCLEAR
 
 OUTCOMES = (FASTER, SLOWER, SAME, UNCLEAR)
@@ -50,7 +50,7 @@ def suite_verdict(verdicts: Mapping[str, pr.Verdict], confidence: float, previou
     if names[SLOWER]:
         reasons.append(f"slower: {', '.join(names[SLOWER])}")
     if speedup is not None:
-        reasons.append(f"geometric mean {pct(speedup)} (CI {pct(low)} to {pct(high)}) over "
+        reasons.append(f"geometric mean {pct(speedup)} ({between(low, high)} at {confidence:.0%}) over "
                        f"{len(verdicts) - len(left_out)} benchmarks")
     if left_out:
         reasons.append(f"left out of the geometric mean (no interval): {', '.join(left_out)}")
