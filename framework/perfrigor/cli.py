@@ -435,7 +435,7 @@ def _analyse(args: argparse.Namespace, pipeline: Pipeline, inputs: Sequence[Any]
     if getattr(args, "fail_on_regression", False):
         found, judged = judge(report)
         for line in found:
-            print(f"perfrigor: regression: {line}", file=sys.stderr)
+            print(f"perfrigor: regression: {terminal_safe(line)}", file=sys.stderr)
         if found:
             return EXIT_CHECK_FAILED
         if not judged:  # a check that cannot fail must not pass silently (e.g. in CI)
