@@ -23,7 +23,7 @@ from typing import Any
 
 from . import examples, progress
 from .commands import Command, CommandContext
-from .component import ParamInfo, pair_key
+from .component import ParamInfo
 from .config import PipelineSpec, parse_config
 from .data import Sample, Suite
 from .errors import ConfigError, PerfrigorError, did_you_mean
@@ -33,7 +33,7 @@ from .output import write_atomically
 from .pipelines import Pipeline, Step
 from .readers import read
 from .registry import get_registry
-from .report import Report, check_render_options
+from .report import Report, check_render_options, judge
 from .results import to_jsonable
 from .textsafe import terminal_safe
 
@@ -353,33 +353,7 @@ def regressions(report: Report) -> list[str]:
     ``estimate_kind``) and it is significant, or when its whole interval lies on the slow
     side. Comparisons of k > 2 systems and estimates of kind "other" are not judged.
     """
-    return _judged(report)[0]
-
-
-def _judged(report: Report) -> tuple[list[str], int]:
-    """The regressions, and how many comparisons could have shown one.
-
-    With verdicts (every preset ends with the verdict step), a regression is exactly a
-    "slower" verdict. Without (a custom pipeline), every two-sided comparison that concludes.
-    """
-    verdicts = report.verdicts
-    if verdicts:
-        found = [f"{bench}: {v.describe()}" for bench, v in verdicts.items() if v.outcome == "slower"]
-        return found, len(verdicts)
-    from .renderers._outcome import estimate_kind, is_one_sided, outcome
-
-    kinds = {step.id: (estimate_kind(step.component), is_one_sided(step.component)) for step in report.steps}
-    pair = pair_key(report.baseline, report.candidate) if report.candidate else None
-    found, judged = [], 0
-    for bench, step, key, res in report.iter_results():
-        if key is not None and key != pair:
-            continue
-        kind, one_sided = kinds.get(step, ("speedup", False))
-        verdict = outcome(res, kind, one_sided)
-        judged += not one_sided and verdict in ("faster", "slower", "no change")
-        if verdict == "slower":
-            found.append(f"{bench or 'suite'}: {step}: {res.describe()}")
-    return found, judged
+    return report.regressions()
 
 
 def _emit(text: str, args: argparse.Namespace, fmt: str, stdout) -> None:
@@ -474,9 +448,9 @@ def _analyse(args: argparse.Namespace, pipeline: Pipeline, inputs: Sequence[Any]
         report = pipeline.run(*inputs, executor=executor, timeout=_timeout(args))
     _emit(_render(renderer, report, fmt, args), args, fmt, stdout)
     if getattr(args, "fail_on_regression", False):
-        found, judged = _judged(report)
+        found, judged = judge(report)
         for line in found:
-            print(f"perfrigor: regression: {line}", file=sys.stderr)
+            print(f"perfrigor: regression: {terminal_safe(line)}", file=sys.stderr)
         if found:
             return EXIT_CHECK_FAILED
         if not judged:  # a check that cannot fail must not pass silently (e.g. in CI)

@@ -388,6 +388,16 @@ class Component:
         """
         return self
 
+    def revise(self, suite: Suite, results: Mapping[str, Mapping[str, Result]]
+               ) -> Mapping[str, Mapping[str, Result]] | None:
+        """This step's per-benchmark results revised in the light of the whole suite, or None (the default).
+
+        Called once every benchmark has run, before ``summarize``: a step whose per-benchmark
+        answers depend on how many benchmarks were tested (a multiple-testing adjustment) returns
+        ``{benchmark: {key: result}}`` for the benchmarks it changes; the report keeps those.
+        """
+        return None
+
     def summarize(self, suite: Suite, results: Mapping[str, Mapping[str, Result]],
                   previous: Previous | None = None) -> Result | None:
         """Optional suite-level result from this step's per-benchmark results (e.g. overall speedup).

@@ -366,7 +366,7 @@ class Pipeline:
                 for system in suite.systems if system not in (baseline, candidate)}
 
     def run(self, *inputs: Any, executor: cf.Executor | str | None = None,
-            batch_size: int | None = None, timeout: float | None = None) -> Report:
+            batch_size: int | None = None, timeout: float | None = None, revise: bool = True) -> Report:
         """Run every step on a suite, or on baseline and candidate samples (or file paths).
 
         ``executor`` runs the per-benchmark work: None (serial, the default), ``"process"``
@@ -380,6 +380,9 @@ class Pipeline:
         and benchmark. ``timeout``: seconds to wait for one task (a batch of benchmarks) of a
         pool before giving up; a task past it, or a worker process that dies, raises
         ExecutionError (a one-line message) instead of hanging or surfacing the pool's error.
+        ``revise=False`` keeps every benchmark's results as if it had been run alone (no
+        ``Component.revise``, e.g. no multiple-testing adjustment over the suite): for
+        simulations whose benchmarks are independent replicates of one experiment.
         """
         if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, int | float)
                                     or not timeout > 0):
@@ -467,6 +470,17 @@ class Pipeline:
                     for b, message in step_errors[step.id]:
                         failed(step.id, b, message)
                     done = {b: per_bench[b][step.id] for b in benchmarks if step.id in per_bench[b]}
+                    try:  # e.g. the verdict's multiple-testing adjustment over the suite
+                        revised = step.component.revise(suite, done) if done and revise else None
+                    except DataError as exc:
+                        failed(step.id, "(suite)", f"revise: {exc}")
+                        revised = None
+                    for b, results in (revised or {}).items():
+                        if b not in done:
+                            raise TypeError(f"step {step.id!r}: revise returned results for benchmark {b!r}, "
+                                            "which it was not given")
+                        per_bench[b][step.id] = dict(results)
+                    done = {b: per_bench[b][step.id] for b in done}
                     try:
                         summary = _summarize(step.component, suite, done, Previous(suite_results, components))
                     except DataError as exc:
@@ -489,7 +503,9 @@ class Pipeline:
             raise DataError(f"{first['step']}{where}: {first['message']}{more}")
         return Report(
             pipeline=self.name,
-            steps=[StepInfo(s.id, s.component.name, s.component.kind, s.component.scope, s.component.get_params())
+            steps=[StepInfo(s.id, s.component.name, s.component.kind, s.component.scope, s.component.get_params(),
+                            estimate_kind=getattr(s.component, "estimate_kind", None),
+                            one_sided=bool(getattr(s.component, "one_sided", False)))
                    for s in self.steps],
             baseline=baseline,
             candidate=candidate,

@@ -12,9 +12,9 @@ from typing import Any
 import attrs
 
 from .errors import ConfigError
-from .keys import PairKey
+from .keys import PairKey, pair_key
 from .registry import get_registry
-from .results import Result, SuiteVerdict, Verdict, to_jsonable
+from .results import Result, SuiteVerdict, Verdict, conclusion, to_jsonable
 
 #: the result fields Report.to_frame() gives a column each (None where a result has no such field)
 FRAME_FIELDS = ("outcome", "speedup", "estimate", "ci_low", "ci_high", "confidence", "pvalue", "significant",
@@ -23,13 +23,21 @@ FRAME_FIELDS = ("outcome", "speedup", "estimate", "ci_low", "ci_high", "confiden
 
 @attrs.frozen
 class StepInfo:
-    """What a step was: its id, component name, kind, scope and parameters."""
+    """What a step was: its id, component name, kind, scope and parameters, and how to read its results.
+
+    ``estimate_kind`` and ``one_sided`` are the comparator's, recorded when the pipeline ran (a
+    report is read the same way whichever plugins are loaded later): what its estimate is
+    ("speedup", "probability", "gain", "other"; None for estimators and tests) and whether it
+    only tests for an improvement.
+    """
 
     id: str
     component: str
     kind: str
     scope: str
     params: Mapping[str, Any]
+    estimate_kind: str | None = None
+    one_sided: bool = False
 
 
 @attrs.frozen(eq=False)
@@ -112,6 +120,27 @@ class Report:
                     if isinstance(res, Verdict):
                         out[bench] = res
         return out
+
+    def step(self, step_id: str) -> StepInfo | None:
+        """The step with this id, or None."""
+        return next((s for s in self.steps if s.id == step_id), None)
+
+    def conclusion(self, step_id: str, result: Result) -> str | None:
+        """What a step's comparison concludes ("faster", "slower", "no change", "not faster", "unclear"),
+        read with the estimate kind and sidedness the step recorded (``perfrigor.conclusion``)."""
+        step = self.step(step_id)
+        kind = (step.estimate_kind if step is not None else None) or "speedup"
+        return conclusion(result, kind, bool(step.one_sided) if step is not None else False)
+
+    def regressions(self) -> list[str]:
+        """The regressions, one line each ("benchmark: ..."): what ``--fail-on-regression`` fails on.
+
+        With verdicts (every preset ends with the verdict step), exactly the benchmarks whose verdict
+        is "slower". Without (a custom pipeline), every two-sided comparison of the baseline with the
+        candidate that concludes "slower" (``Report.conclusion``); one-sided ones cannot show a
+        slowdown, and comparisons of k > 2 systems or of estimates of kind "other" are not judged.
+        """
+        return judge(self)[0]
 
     @property
     def suite_verdict(self) -> SuiteVerdict | None:
@@ -204,6 +233,25 @@ class Report:
 
     def __str__(self) -> str:
         return self.render("text")
+
+
+def judge(report: Report) -> tuple[list[str], int]:
+    """``report.regressions()``, and how many verdicts or two-sided comparisons could have shown one."""
+    verdicts = report.verdicts
+    if verdicts:
+        found = [f"{bench}: {v.describe()}" for bench, v in verdicts.items() if v.outcome == "slower"]
+        return found, len(verdicts)
+    pair = pair_key(report.baseline, report.candidate) if report.candidate else None
+    found, judged = [], 0
+    for bench, step_id, key, res in report.iter_results():
+        if key is not None and key != pair:
+            continue
+        step = report.step(step_id)
+        verdict = report.conclusion(step_id, res)
+        judged += not (step is not None and step.one_sided) and verdict in ("faster", "slower", "no change")
+        if verdict == "slower":
+            found.append(f"{bench or 'suite'}: {step_id}: {res.describe()}")
+    return found, judged
 
 
 def check_render_options(renderer: Any, format: str, options: Mapping[str, Any]) -> None:

@@ -159,9 +159,11 @@ def conclusion(res: Result, kind: str = "speedup", one_sided: bool = False) -> s
     """What a Comparison concludes: "faster", "slower", "no change", "not faster" or "unclear".
 
     None for other results or an estimate of kind "other". Slower: the estimate is on the slow
-    side of no change (speedup < 1, probability < 0.5, gain < 0) and significant, or the whole
-    interval is on the slow side; faster likewise. "no change": significant is False or the
-    interval contains no change. "unclear": the method could not conclude. A ``one_sided``
+    side of no change (speedup < 1, probability < 0.5, gain < 0) and significant, or, for a method
+    that does not say whether it is significant, the whole interval is on the slow side; faster
+    likewise. "no change": significant is False (e.g. a change that a practical threshold says may
+    be too small to matter: "slower, but cannot tell whether by more than 2%" is no regression) or
+    the interval contains no change. "unclear": the method could not conclude. A ``one_sided``
     comparator (it only tests for an improvement) is "faster" or "not faster": its "not
     significant" says nothing about a slowdown.
     """
@@ -171,14 +173,15 @@ def conclusion(res: Result, kind: str = "speedup", one_sided: bool = False) -> s
     est = res.estimate
     if one_sided:
         if est is not None and ((res.significant is True and est > limit) or
-                                (res.ci_low is not None and res.ci_low > limit)):
+                                (res.significant is None and res.ci_low is not None and res.ci_low > limit)):
             return "faster"
         return "not faster" if res.significant is not None or res.ci_low is not None else "unclear"
+    unjudged = res.significant is None  # the interval speaks only where the method does not
     if est is not None and ((res.significant is True and est < limit) or
-                            (res.ci_high is not None and res.ci_high < limit)):
+                            (unjudged and res.ci_high is not None and res.ci_high < limit)):
         return "slower"
     if est is not None and ((res.significant is True and est > limit) or
-                            (res.ci_low is not None and res.ci_low > limit)):
+                            (unjudged and res.ci_low is not None and res.ci_low > limit)):
         return "faster"
     if res.significant is False or (res.ci_low is not None and res.ci_high is not None):
         return "no change"

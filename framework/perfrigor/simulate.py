@@ -24,8 +24,7 @@ from .component import check_random_state
 from .data import Sample, Suite
 from .errors import ConfigError, did_you_mean
 from .keys import pair_key
-from .registry import get_registry
-from .results import Comparison, TestResult, Verdict, conclusion
+from .results import Comparison, TestResult, Verdict
 
 Draw = Callable[[np.random.Generator, int], np.ndarray]
 """Draws one system's measurements: ``(rng, size) -> array`` (flat or hierarchical)."""
@@ -240,14 +239,10 @@ def calibrate(pipeline: Any, noise: NoiseModel | str, size: int, speedup: float 
     pairs = noise.pairs(size, replicates, speedup, random_state)
     suite = Suite({f"r{i:05d}": {"baseline": a, "candidate": b} for i, (a, b) in enumerate(pairs)},
                   systems=("baseline", "candidate"))
-    report = pipeline.run(suite, executor=executor)
+    report = pipeline.run(suite, executor=executor, revise=False)  # replicates of one benchmark, not a suite
     key = pair_key("baseline", "candidate")
-    registry = get_registry().components
     out: dict[str, Rates] = {}
     for step in report.steps:
-        rec = registry.get(step.component)
-        kind = getattr(rec.obj, "estimate_kind", "speedup") if rec is not None else "speedup"
-        sided = bool(getattr(rec.obj, "one_sided", False)) if rec is not None else False
         counts: dict[str, int] = {}
         seen = 0
         for results in report.benchmark_results.values():
@@ -255,7 +250,7 @@ def calibrate(pipeline: Any, noise: NoiseModel | str, size: int, speedup: float 
             if isinstance(res, Verdict):
                 answer = res.outcome
             elif isinstance(res, Comparison):
-                answer = conclusion(res, kind, sided)
+                answer = report.conclusion(step.id, res)
             elif isinstance(res, TestResult):
                 answer = "reject" if res.reject else "accept"
             else:
@@ -268,3 +263,38 @@ def calibrate(pipeline: Any, noise: NoiseModel | str, size: int, speedup: float 
         if seen:
             out[step.id] = Rates(step.id, step.component, replicates, counts)
     return out
+
+
+# ----------------------------------------------------------------------------- suites
+
+def suite_models(size: int) -> list[str]:
+    """The models simulated at ``size`` runs (a suite's benchmarks share a run count): every flat one that has it."""
+    return [m.name for m in MODELS.values() if size in m.sizes and m.levels is None]
+
+
+def suite(benchmarks: int = 100, size: int = 30, changed: int = 0, speedup: float = 1.0,
+          models: Sequence[str] | None = None, random_state: Any = None) -> tuple[Any, list[str]]:
+    """A simulated suite: ``benchmarks`` benchmarks, their noise models taken in turn from ``models``
+    (default: :func:`suite_models` at ``size``), ``changed`` of them (chosen at random) with the
+    candidate ``speedup`` times faster and the others A/A. Returns the Suite and the changed names.
+
+    For calibrating suite-level decisions, e.g. a regression gate: how often it fires on an
+    unchanged suite, and how many true changes it finds.
+    """
+    if not 0 <= changed <= benchmarks:
+        raise ConfigError(f"changed must be between 0 and benchmarks ({benchmarks}), got {changed}")
+    names = list(models) if models is not None else suite_models(size)
+    if not names:
+        raise ConfigError(f"no noise model is simulated at {size} runs")
+    noises = [model(n) for n in names]
+    rng = check_random_state(random_state)
+    hit = set(rng.choice(benchmarks, size=changed, replace=False).tolist()) if changed else set()
+    data, moved = {}, []
+    for i in range(benchmarks):
+        noise = noises[i % len(noises)]
+        name = f"b{i:03d}-{noise.name}"
+        old, new = noise.pair(size, speedup if i in hit else 1.0, rng)
+        data[name] = {"baseline": old, "candidate": new}
+        if i in hit:
+            moved.append(name)
+    return Suite(data, systems=("baseline", "candidate")), moved

@@ -408,6 +408,16 @@ def test_reports_do_not_print_escape_sequences_from_names(fmt):
     assert "\\x1b[2J" in text
 
 
+def test_regression_lines_do_not_print_escape_sequences_from_names(tmp_path, capsys):
+    suite = tmp_path / "suite.csv"
+    noise = np.random.default_rng(1).normal(1.0, 0.01, size=(2, 12))
+    suite.write_text("benchmark,system,value\n" + "".join(
+        f"\x1b[2Jb,{s},{v * e}\n" for (s, v), row in zip((("old", 10), ("new", 13)), noise, strict=True) for e in row))
+    code, _, err = run(capsys, "run", "--pipeline", "default", suite, "--fail-on-regression")
+    assert code == 1, err
+    assert "\x1b" not in err and "perfrigor: regression: \\x1b[2Jb" in err
+
+
 def test_cli_reports_a_dead_worker_in_one_line(files, capsys, monkeypatch):
     _, old, new = files
     monkeypatch.setattr(sys.modules["perfrigor.pipelines"], "_run_batch", faulty.die)  # pickled by name: forked

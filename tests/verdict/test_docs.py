@@ -35,3 +35,16 @@ def test_the_calibration_table_covers_every_model_and_holds_the_bounds():
         assert rate <= 0.05 + 2 * se + 1e-9, (model, size, alarm)
         if model.strip() == "iid-normal" and size.strip() == "30":
             assert float(power.split("±")[0].strip().rstrip("%")) >= 90.0
+
+
+def test_the_suite_calibration_table_holds_the_gate_bound():
+    text = (DOCS / "verdict.md").read_text(encoding="utf-8")
+    table = text.split("<!-- suite calibration table")[1].split("<!-- end of suite calibration table")[0]
+    rows = {r.split("|")[1].strip(): [c.strip() for c in r.split("|")[2:-1]]
+            for r in table.splitlines() if r.startswith("| ") and "---" not in r}
+    assert {"none", "holm", "benjamini-hochberg"} <= set(rows)
+    for control in ("holm", "benjamini-hochberg"):
+        rate, se = (float(x.strip().rstrip("%")) / 100 for x in rows[control][0].split("±"))
+        assert rate <= 0.05 + 2 * se + 1e-9, (control, rows[control])
+        assert float(rows[control][2].split("±")[0].strip().rstrip("%")) >= 50.0  # finds most of the 10
+    assert float(rows["none"][0].split("±")[0].strip().rstrip("%")) > 50.0  # why the suite is judged together

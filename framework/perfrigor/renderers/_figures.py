@@ -76,7 +76,7 @@ def _rows(report) -> tuple[list[Any], Any, float, str]:
         return rows, suite, (max(thresholds) if thresholds else 0.0), "verdicts"
     pair = PairKey(report.baseline, report.candidate) if report.candidate else None
     for step in report.steps:
-        if estimate_kind(step.component) != "speedup" or is_one_sided(step.component):
+        if estimate_kind(step) != "speedup" or is_one_sided(step):
             continue
         found = [(b, steps.get(step.id, {}).get(pair)) for b, steps in report.benchmark_results.items()]
         found = [(b, r) for b, r in found if isinstance(r, Comparison) and r.estimate and r.ci_low is not None]

@@ -23,7 +23,7 @@ def method_summary(report, title: str = "Summary") -> list[Block]:
     pair = PairKey(report.baseline, report.candidate) if report.candidate else None
     lines = []
     for step in report.steps:
-        kind, sided = estimate_kind(step.component), is_one_sided(step.component)
+        kind, sided = estimate_kind(step), is_one_sided(step)
         found = [(b, res) for b, steps in report.benchmark_results.items()
                  for key, res in steps.get(step.id, {}).items() if key == pair and isinstance(res, Comparison)]
         if found and len(report.benchmarks) == 1:
@@ -132,7 +132,7 @@ def step_sections(report, level: int = 2) -> list[Block]:
                     items.append(Item(f"{key}: {res.describe()}", [nums] if nums else []))
             blocks.append(Items(items))
         else:
-            blocks.append(_step_table(per_bench, estimate_kind(step.component), is_one_sided(step.component)))
+            blocks.append(_step_table(per_bench, estimate_kind(step), is_one_sided(step)))
     return blocks
 
 

@@ -6,6 +6,8 @@ method tables and the forest plot of a report without verdicts use it through he
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..results import NO_CHANGE, conclusion
 
 __all__ = ["NO_CHANGE", "SPLIT", "estimate_kind", "is_one_sided", "outcome"]
@@ -16,17 +18,11 @@ SPLIT = {"speedup": "1", "probability": "1/2", "gain": "0"}
 outcome = conclusion  # what a comparison concludes (perfrigor.results.conclusion)
 
 
-def estimate_kind(component: str) -> str:
-    """The registered comparator's ``estimate_kind`` ("speedup" when unknown)."""
-    from ..registry import get_registry
-
-    rec = get_registry().components.get(component)
-    return getattr(rec.obj, "estimate_kind", "speedup") if rec is not None else "speedup"
+def estimate_kind(step: Any) -> str:
+    """The ``estimate_kind`` the step recorded when it ran (``StepInfo``; "speedup" when none)."""
+    return getattr(step, "estimate_kind", None) or "speedup"
 
 
-def is_one_sided(component: str) -> bool:
-    """Whether the registered comparator only tests for an improvement (``Comparator.one_sided``)."""
-    from ..registry import get_registry
-
-    rec = get_registry().components.get(component)
-    return bool(getattr(rec.obj, "one_sided", False)) if rec is not None else False
+def is_one_sided(step: Any) -> bool:
+    """Whether the step recorded that it only tests for an improvement (``Comparator.one_sided``)."""
+    return bool(getattr(step, "one_sided", False))

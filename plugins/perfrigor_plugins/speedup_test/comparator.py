@@ -139,6 +139,16 @@ class SpeedupTest(pr.Comparator):
     def _verdict(self, d: Decision, estimate: float, best: float | None) -> str:
         of = f"speedup of the {self.statistic} {estimate:.3f}"
         level = f"{self.confidence:.0%} confidence"
+        if estimate < 1.0 and d.status != SIGNIFICANT:
+            # a one-sided test for a speedup says nothing about a slowdown: more runs would not make
+            # this a speedup, so never advise them; say which way it looks and who answers that
+            if d.status == CANNOT_CONCLUDE:
+                why = (d.warnings[0] if d.warnings else "a check failed").split(": collect")[0].split("; collect")[0]
+                said = f"and cannot conclude here: {why}"
+            else:
+                said = f"and it is not: {_TEST_NAMES.get(d.test or '', d.test)} p = {d.pvalue:.3g}"
+            return (f"the candidate looks slower: {of} < 1 (the Speedup-Test only asks whether the candidate is "
+                    f"faster, {said}); whether it is significantly slower is the verdict's two-sided answer")
         if d.status == CANNOT_CONCLUDE:
             return f"{of}: cannot conclude at {level}: {d.warnings[0] if d.warnings else 'a check failed'}"
         test = f"{_TEST_NAMES.get(d.test or '', d.test)} p = {d.pvalue:.3g}"

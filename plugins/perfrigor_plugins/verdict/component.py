@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 import attrs
 import perfrigor as pr
 
-from . import paths
+from . import multiplicity, paths
 from .evidence import comparisons, gather
 from .reasons import answer_reason, disagreements
 from .rules import UNCLEAR, band, outcome
@@ -35,7 +35,10 @@ class VerdictStep(pr.Comparator):
     "same"); ``confidence``: the level of the interval and tests; ``statistic``: what flat,
     independent runs are compared on: "median" (rank-based: the Wilcoxon-Mann-Whitney test and
     the Hodges-Lehmann interval), "mean" (Fieller's interval) or "auto" (the pipeline's
-    speedup-test step's statistic, else the median).
+    speedup-test step's statistic, else the median); ``suite_control``: how a suite's changes are
+    decided together (see :mod:`.multiplicity`): "benjamini-hochberg" (the default: the false
+    discovery rate at 1 - confidence, and at most that chance of any false change on an unchanged
+    suite), "holm" (the family-wise error rate) or "none" (each benchmark on its own).
     """
 
     name: ClassVar[str] = "verdict"
@@ -47,6 +50,9 @@ class VerdictStep(pr.Comparator):
     statistic: str = pr.choice_param("auto", "median", "mean",
                                      help="what flat, independent runs are compared on: 'median', 'mean', "
                                           "or 'auto' (the speedup-test step's, else the median)")
+    suite_control: str = pr.choice_param("benjamini-hochberg", *multiplicity.METHODS,
+                                         help="how a suite's faster/slower verdicts are decided together "
+                                              "(multiple testing): Benjamini-Hochberg, Holm, or none")
 
     def compare(self, baseline: Any, candidate: Any) -> pr.Verdict:
         samples = {"baseline": pr.as_sample(baseline, what="baseline"),
@@ -57,6 +63,16 @@ class VerdictStep(pr.Comparator):
         if candidate is None:
             return {}
         return {pr.pair_key(baseline, candidate): self.judge(samples, baseline, candidate, previous)}
+
+    def revise(self, suite: pr.Suite, results: Mapping[str, Mapping[str, pr.Result]]
+               ) -> dict[str, dict[str, pr.Result]] | None:
+        """The suite's verdicts decided together: p-values adjusted by ``suite_control`` (one benchmark: unchanged)."""
+        where = {b: k for b, res in results.items() for k, r in res.items() if isinstance(r, pr.Verdict)}
+        if len(where) < 2:
+            return None
+        adjusted = multiplicity.adjust({b: results[b][k] for b, k in where.items()}, self.suite_control,
+                                       self.confidence)
+        return {b: {**results[b], where[b]: v} for b, v in adjusted.items()}
 
     def summarize(self, suite: pr.Suite, results: Mapping[str, Mapping[str, pr.Result]],
                   previous: pr.Previous | None = None) -> pr.SuiteVerdict | None:

@@ -57,6 +57,14 @@ def _significant(low: float | None, high: float | None) -> bool | None:
     return low > 1.0 or high < 1.0
 
 
+def _within_threshold(res: Any) -> str | None:
+    """Why a ratio interval's change does not count although it excludes no change: its step was given a
+    practical threshold (fieller's or bootstrap-ratio's) and cannot tell whether the change exceeds it."""
+    if res.details.get("decision") == "inconclusive" and _significant(res.ci_low, res.ci_high):
+        return res.verdict.split(": ", 1)[0]  # "candidate slower, but cannot tell whether by more than ..."
+    return None
+
+
 def hierarchical(old: pr.Sample, new: pr.Sample, ev: Evidence) -> Path:
     """Kalibera & Jones: Fieller's interval on the top-level means."""
     found = ev.fieller
@@ -85,7 +93,7 @@ def hierarchical(old: pr.Sample, new: pr.Sample, ev: Evidence) -> Path:
     n_top = res.details.get("n_top", {})
     return Path(found.source, answer, f"mean of {n_top.get('baseline', old.shape[0])} {level}s",
                 res.details.get("baseline_mean"), res.details.get("candidate_mean"), tuple(dict.fromkeys(flags)),
-                tuple(notes), details={"n_top": dict(n_top)})
+                tuple(notes), unclear=_within_threshold(res), details={"n_top": dict(n_top)})
 
 
 def without_warmup(samples: dict[str, pr.Sample], ev: Evidence) -> tuple[dict[str, pr.Sample], list[str]]:
@@ -95,8 +103,9 @@ def without_warmup(samples: dict[str, pr.Sample], ev: Evidence) -> tuple[dict[st
         warm = getattr(f.result, "warmup", 0) if f is not None and f.result is not None else 0
         if warm and not sample.is_hierarchical and len(sample) - warm >= 2:
             out[system] = sample.with_values(sample.values[warm:])
-            notes.append(f"{system}: the first {warm} runs ({f.result.warmup_change:+.0%}) look like warm-up: "
-                         "compared without them")
+            runs = "the first run" if warm == 1 else f"the first {warm} runs"
+            notes.append(f"{system}: {runs} ({f.result.warmup_change:+.0%}) look{'s' if warm == 1 else ''} like "
+                         f"warm-up: compared without {'it' if warm == 1 else 'them'}")
     return out, notes
 
 
@@ -202,7 +211,8 @@ def means(old: pr.Sample, new: pr.Sample, ev: Evidence) -> Path:
                     unclear=f"the interval of the means cannot be computed: {why}")
     res = found.result
     answer = Answer(res.estimate, res.ci_low, res.ci_high, _significant(res.ci_low, res.ci_high), res.pvalue)
-    return Path(found.source, answer, "mean", float(old.flat.mean()), float(new.flat.mean()))
+    return Path(found.source, answer, "mean", float(old.flat.mean()), float(new.flat.mean()),
+                unclear=_within_threshold(res))
 
 
 def modes(old: pr.Sample, new: pr.Sample, found: Found, confidence: float, flags: list[str], notes: list[str]

@@ -30,7 +30,16 @@ def _num(x: float) -> str:
     return f"{x:.4g}" if x < 10 else f"{x:.3g}"
 
 
-def _between(low: float, high: float) -> str:
+def between(low: float, high: float) -> str:
+    """An interval of speedups in words, its ends in reading order.
+
+    "between 1.2x and 1.3x faster"; "between 1.217x and 1.233x slower" (not "1.233x slower
+    to 1.217x slower"); "between 1.5x slower and 1.5x faster" when it holds both.
+    """
+    if low >= 1.0:
+        return f"between {_num(low)}x and {pct(high)}"
+    if high < 1.0 and low > 0.0:
+        return f"between {_num(1.0 / high)}x and {pct(low)}"
     return f"between {pct(low)} and {pct(high)}"
 
 
@@ -42,7 +51,7 @@ def answer_reason(path: Path, outcome: str, threshold: float, confidence: float,
         what = "typical run" if path.statistic == "median" else path.statistic
         return f"{what} {pct(a.speedup)}{p}"
     if outcome == SAME:
-        return f"within ±{threshold:.3g}: {_between(a.ci_low, a.ci_high)} at {confidence:.0%}".replace(
+        return f"within ±{threshold:.3g}: {between(a.ci_low, a.ci_high)} at {confidence:.0%}".replace(
             f"±{threshold:.3g}", f"±{100 * threshold:.3g}%")
     if path.unclear:
         return path.unclear
@@ -50,7 +59,7 @@ def answer_reason(path: Path, outcome: str, threshold: float, confidence: float,
         return f"no {confidence:.0%} interval from these runs"
     need = runs_needed(n, a.ci_low, a.ci_high, threshold)
     more = f"; about {need} runs per system would tell" if need and n < need <= 10 * n else ""
-    return f"{_between(a.ci_low, a.ci_high)} at {confidence:.0%}: too uncertain to tell{more}"
+    return f"{between(a.ci_low, a.ci_high)} at {confidence:.0%}: too uncertain to tell{more}"
 
 
 def disagreements(path: Path, outcome: str, comparisons: Mapping[str, tuple[str, pr.Comparison]],

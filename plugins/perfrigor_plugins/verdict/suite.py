@@ -8,7 +8,8 @@ from collections.abc import Mapping
 import numpy as np
 import perfrigor as pr
 
-from .reasons import pct
+from .multiplicity import NAMES
+from .reasons import between, pct
 from .rules import FASTER, SAME, SLOWER, UNCLEAR
 
 OUTCOMES = (FASTER, SLOWER, SAME, UNCLEAR)
@@ -49,11 +50,25 @@ def suite_verdict(verdicts: Mapping[str, pr.Verdict], confidence: float, previou
     if names[SLOWER]:
         reasons.append(f"slower: {', '.join(names[SLOWER])}")
     if speedup is not None:
-        reasons.append(f"geometric mean {pct(speedup)} (CI {pct(low)} to {pct(high)}) over "
+        reasons.append(f"geometric mean {pct(speedup)} ({between(low, high)} at {confidence:.0%}) over "
                        f"{len(verdicts) - len(left_out)} benchmarks")
     if left_out:
         reasons.append(f"left out of the geometric mean (no interval): {', '.join(left_out)}")
     details: dict = {}
+    control = next((v.details.get("suite_control") for v in verdicts.values() if v.details.get("suite_control")),
+                   None)
+    if control is not None:
+        dropped = tuple(b for b, v in verdicts.items() if "unadjusted_outcome" in v.details)
+        if control["method"] == "none":
+            reasons.append(f"each of the {control['benchmarks']} benchmarks judged on its own (suite_control = none): "
+                           f"about {control['level']:.0%} of unchanged benchmarks read faster or slower by chance")
+        else:
+            reasons.append(f"changes decided over the {control['benchmarks']} benchmarks together: "
+                           f"{NAMES[control['method']]} at {control['level']:.3g}; intervals per benchmark at "
+                           f"{confidence:.0%}" + (f"; not significant over the suite: {', '.join(dropped)}"
+                                                   if dropped else ""))
+        details["suite_control"] = {"method": control["method"], "level": control["level"],
+                                    "benchmarks": control["benchmarks"], "not_significant_over_suite": list(dropped)}
     hpt = previous.find("hpt") if isinstance(previous, pr.Previous) else None
     if hpt is not None and isinstance(hpt[1], pr.Comparison):
         reasons.append(f"HPT ({hpt[0]}): {hpt[1].describe()}")
