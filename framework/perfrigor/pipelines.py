@@ -31,6 +31,7 @@ from .errors import ConfigError, DataError, ExecutionError, did_you_mean
 from .executors import stop_pool
 from .inputs import as_suite
 from .keys import PairKey
+from .records import StepError, StepSkip
 from .registry import get_registry
 from .report import Report, StepInfo
 from .results import Result
@@ -397,11 +398,11 @@ class Pipeline:
         benchmarks = suite.benchmarks
         per_bench: dict[str, PerBenchmark] = {b: {} for b in benchmarks}
         suite_results: dict[str, Result] = {}
-        errors: list[dict[str, str]] = []
-        skipped: list[dict[str, str]] = []
+        errors: list[StepError] = []
+        skipped: list[StepSkip] = []
 
         def failed(step_id: str, bench: str, message: str) -> None:
-            errors.append({"step": step_id, "benchmark": bench, "message": message})
+            errors.append(StepError(step_id, bench, message))
 
         components = {s.id: s.component.name for s in self.steps}
         size = _batch_size(len(benchmarks), executor is None or executor == "serial", batch_size)
@@ -412,8 +413,8 @@ class Pipeline:
                     step = stage[0]
                     needed = step.component.min_benchmarks
                     if len(suite) < needed:
-                        skipped.append({"step": step.id, "reason": f"a suite method: it needs at least {needed} "
-                                        f"benchmarks, the input has {len(suite)}"})
+                        skipped.append(StepSkip(step.id, f"a suite method: it needs at least {needed} "
+                                                         f"benchmarks, the input has {len(suite)}"))
                         continue
                     previous = {"benchmarks": per_bench, "suite": Previous(suite_results, components),
                                 "components": components}
@@ -498,9 +499,9 @@ class Pipeline:
         if errors and not suite_results and not any(per_bench.values()):
             # nothing at all could be computed: the input is unusable for this pipeline, say why
             first = errors[0]
-            where = "" if single else f" on benchmark {first['benchmark']!r}"
+            where = "" if single else f" on benchmark {first.benchmark!r}"
             more = f" (and {len(errors) - 1} more error(s))" if len(errors) > 1 else ""
-            raise DataError(f"{first['step']}{where}: {first['message']}{more}")
+            raise DataError(f"{first.step}{where}: {first.message}{more}")
         return Report(
             pipeline=self.name,
             steps=[StepInfo(s.id, s.component.name, s.component.kind, s.component.scope, s.component.get_params(),

@@ -13,6 +13,7 @@ import attrs
 
 from .errors import ConfigError
 from .keys import PairKey, pair_key
+from .records import ReportWarning, StepError, StepSkip
 from .registry import get_registry
 from .results import Result, SuiteVerdict, Verdict, conclusion, to_jsonable
 
@@ -47,8 +48,9 @@ class Report:
     ``benchmark_results[benchmark][step_id][key]`` holds per-benchmark results
     (key: a system name or a :class:`PairKey`, written ``"baseline -> candidate"`` by
     ``to_dict``); ``suite_results[step_id]`` holds suite-level results; ``errors`` lists
-    steps that could not run on a benchmark and why; ``skipped`` the steps that do not
-    apply to this input (a suite method given one benchmark) and why.
+    the steps that could not run on a benchmark and why (:class:`StepError`); ``skipped``
+    the steps that do not apply to this input (a suite method given one benchmark) and why
+    (:class:`StepSkip`).
     """
 
     pipeline: str
@@ -58,9 +60,11 @@ class Report:
     inputs: Mapping[str, Any]
     benchmark_results: Mapping[str, Mapping[str, Mapping[str, Result]]]
     suite_results: Mapping[str, Result]
-    errors: list[dict[str, str]] = attrs.field(factory=list)
+    errors: list[StepError] = attrs.field(factory=list, validator=attrs.validators.deep_iterable(
+        attrs.validators.instance_of(StepError)))
     source: str | None = None
-    skipped: list[dict[str, str]] = attrs.field(factory=list)
+    skipped: list[StepSkip] = attrs.field(factory=list, validator=attrs.validators.deep_iterable(
+        attrs.validators.instance_of(StepSkip)))
     #: benchmarks measured by one system only, ``{system: [benchmark, ...]}``: not compared, listed
     only_in: Mapping[str, list[str]] = attrs.field(factory=dict)
     #: the analysed suite itself (``Suite``), for renderers that draw the measurements; not in ``to_dict``
@@ -96,7 +100,7 @@ class Report:
             raise KeyError(f"no benchmark {benchmark!r} in this report (benchmarks: {self.benchmarks})")
         found = self.benchmark_results[benchmark].get(step)
         if not found:
-            why = [e["message"] for e in self.errors if e["step"] == step and e["benchmark"] == benchmark]
+            why = [e.message for e in self.errors if e.step == step and e.benchmark == benchmark]
             raise KeyError(f"step {step!r} has no result for benchmark {benchmark!r}"
                            + (f": it failed: {why[0]}" if why else ""))
         if key is None:
@@ -149,26 +153,26 @@ class Report:
         return found[-1] if found else None
 
     @property
-    def warnings(self) -> list[dict[str, str]]:
+    def warnings(self) -> list[ReportWarning]:
         """The analysis warnings, then the step errors ("not run: ...")."""
-        return self.analysis_warnings + [{**err, "key": "", "message": f"not run: {err['message']}"}
+        return self.analysis_warnings + [ReportWarning(err.step, err.benchmark, None, f"not run: {err.message}")
                                          for err in self.errors]
 
     @property
-    def analysis_warnings(self) -> list[dict[str, str]]:
+    def analysis_warnings(self) -> list[ReportWarning]:
         """Input warnings, then every warning of every result, with where it arose."""
         out = []
         for bench, systems in self.inputs.items():
             for system, summary in systems.items():
                 bad = summary.get("n_nonpositive") if isinstance(summary, Mapping) else None
                 if bad:
-                    out.append({"step": "(input)", "benchmark": bench, "key": "",
-                                "message": f"{system}: {bad} of {summary['n']} values are <= 0 (smallest "
-                                           f"{summary['min']:g}); times, rates and scores must be positive: "
-                                           "check the data (methods forming speedups refuse them)"})
+                    out.append(ReportWarning("(input)", bench, None,
+                                             f"{system}: {bad} of {summary['n']} values are <= 0 (smallest "
+                                             f"{summary['min']:g}); times, rates and scores must be positive: "
+                                             "check the data (methods forming speedups refuse them)"))
         for bench, step, key, res in self.iter_results():
             for w in res.warnings:
-                out.append({"step": step, "benchmark": bench or "(suite)", "key": str(key or ""), "message": w})
+                out.append(ReportWarning(step, bench or "(suite)", key, w))
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -186,9 +190,9 @@ class Report:
                 for b, steps in self.benchmark_results.items()
             },
             "suite": {step: r.to_dict() for step, r in self.suite_results.items()},
-            "warnings": self.warnings,
-            "errors": list(self.errors),
-            "skipped": list(self.skipped),
+            "warnings": [w.to_dict() for w in self.warnings],
+            "errors": [e.to_dict() for e in self.errors],
+            "skipped": [s.to_dict() for s in self.skipped],
             "only_in": {s: list(b) for s, b in self.only_in.items()},
             "not_compared": dict(self.not_compared),
         }

@@ -257,7 +257,7 @@ def calibrate(pipeline: Any, noise: NoiseModel | str, size: int, speedup: float 
                 continue
             seen += 1
             counts[answer or "unclear"] = counts.get(answer or "unclear", 0) + 1
-        failed = sum(1 for e in report.errors if e["step"] == step.id)
+        failed = sum(1 for e in report.errors if e.step == step.id)
         if failed:
             counts["error"] = failed
         if seen:

@@ -11,8 +11,8 @@ def test_nonpositive_values_are_a_report_warning(tmp_path, capsys):
     neg.write_text("-0.5\n1.2\n1.3\n1.1\n1.25\n1.22\n")
     pos.write_text("1.0\n1.1\n1.05\n1.2\n0.98\n1.02\n")
     report = pr.Pipeline(["gmm"]).run(str(neg), str(pos))
-    (w,) = [w for w in report.warnings if w["step"] == "(input)"]
-    assert "neg.txt" in w["message"] and "1 of 6 values are <= 0" in w["message"]
+    (w,) = [w for w in report.warnings if w.step == "(input)"]
+    assert "neg.txt" in w.message and "1 of 6 values are <= 0" in w.message
     assert "(input): neg.txt: 1 of 6" in report.render("text")
     doc = report.to_dict()
     assert any(w["step"] == "(input)" for w in doc["warnings"])
@@ -24,4 +24,4 @@ def test_nonpositive_values_are_a_report_warning(tmp_path, capsys):
 
 def test_positive_values_give_no_input_warning():
     report = pr.Pipeline(["gmm"]).run([1.0, 1.1, 1.2, 1.05, 1.3], [0.9, 1.0, 0.95, 1.1, 0.92])
-    assert not [w for w in report.warnings if w["step"] == "(input)"]
+    assert not [w for w in report.warnings if w.step == "(input)"]

@@ -112,18 +112,17 @@ def test_a_suite_comparator_on_one_system_names_the_data_in_words():
 def test_one_failing_benchmark_is_recorded_not_dropped(toy_registry):
     suite = make_suite(bad=2)
     report = pr.Pipeline(["toy-ratio", "toy-mean", "toy-suite"]).run(suite)
-    assert report.errors == [{"step": "toy-ratio", "benchmark": "b2",
-                              "message": "b2/old: a value is above 1000 (the toy refuses it)"}]
+    assert report.errors == [pr.StepError("toy-ratio", "b2", "b2/old: a value is above 1000 (the toy refuses it)")]
     assert "toy-ratio" not in report.benchmark_results["b2"]
     assert "toy-mean" in report.benchmark_results["b2"]  # later steps still run on it
     assert all("toy-ratio" in report.benchmark_results[b] for b in suite.benchmarks if b != "b2")
-    assert any(w["benchmark"] == "b2" and w["message"].startswith("not run:") for w in report.warnings)
-    assert report.to_dict()["errors"] == report.errors
+    assert any(w.benchmark == "b2" and w.message.startswith("not run:") for w in report.warnings)
+    assert report.to_dict()["errors"] == [e.to_dict() for e in report.errors]
 
 
 def test_single_benchmark_errors_are_recorded_unless_nothing_runs(toy_registry):
     report = pr.Pipeline(["toy-ratio", "toy-mean"]).run([2000.0, 2001.0], [1.0, 2.0])
-    assert [e["step"] for e in report.errors] == ["toy-ratio"] and "toy-mean" in report.benchmark_results["benchmark"]
+    assert [e.step for e in report.errors] == ["toy-ratio"] and "toy-mean" in report.benchmark_results["benchmark"]
     with pytest.raises(pr.DataError, match=r"^toy-ratio: .*above 1000 \(the toy refuses it\)$"):
         pr.Pipeline(["toy-ratio"]).run([2000.0, 2001.0], [1.0, 2.0])
     with pytest.raises(pr.DataError, match=r"^toy-levels on benchmark 'flat': .* \(and 1 more error\(s\)\)$"):
@@ -134,8 +133,8 @@ def test_min_levels_is_checked(toy_registry):
     suite = pr.Suite({"flat": {"a": [1.0, 2.0, 3.0], "b": [1.0, 2.0, 3.0]},
                       "deep": {"a": np.ones((3, 2)), "b": np.ones((3, 2))}})
     report = pr.Pipeline(["toy-levels"]).run(suite)
-    assert [e["benchmark"] for e in report.errors] == ["flat"]
-    assert "toy-levels needs hierarchical data with at least 2 levels; system 'a' has 1 (run)" in report.errors[0]["message"]
+    assert [e.benchmark for e in report.errors] == ["flat"]
+    assert "toy-levels needs hierarchical data with at least 2 levels; system 'a' has 1 (run)" in report.errors[0].message
 
 
 def test_a_crash_propagates_with_step_and_benchmark(toy_registry):
@@ -200,7 +199,7 @@ def test_prepare_errors_are_left_to_the_benchmark_or_propagate(toy_registry):
 
     HITS.clear()
     report = pr.Pipeline(["toy-batch-mean"]).run(make_suite(n=4, bad=1), batch_size=2)
-    assert [e["benchmark"] for e in report.errors] == ["b1"] and "above 1000" in report.errors[0]["message"]
+    assert [e.benchmark for e in report.errors] == ["b1"] and "above 1000" in report.errors[0].message
     assert len(HITS) == 4  # the other batch was prepared; the failed batch ran one by one
     assert report.result("toy-batch-mean", "b0", "old").estimate == pytest.approx(report.data["b0"]["old"].flat.mean())
     suite = pr.Suite({"b0": {"old": -5000 + np.zeros(3) + [0, 1, 2], "new": [1.0, 2.0, 3.0]}})

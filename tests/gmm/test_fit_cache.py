@@ -102,5 +102,5 @@ def test_unfittable_samples_are_reported_by_their_benchmark(bad):
     suite = pr.Suite({"ok": {"old": rng.lognormal(0, 0.1, 20), "new": rng.lognormal(0, 0.1, 20)},
                       "bad": {"old": bad, "new": rng.lognormal(0, 0.1, 20)}})
     report = pr.Pipeline(["gmm", "prob-faster"]).run(suite)
-    assert {(e["step"], e["benchmark"]) for e in report.errors} == {("gmm", "bad")}
+    assert {(e.step, e.benchmark) for e in report.errors} == {("gmm", "bad")}
     assert report.result("prob-faster", "bad").details["parametric"] is None  # non-parametric still there

@@ -27,8 +27,8 @@ def single_report(toy):
 
 
 def test_report_has_what_the_renderers_show(suite_report):
-    assert suite_report.errors and suite_report.errors[0]["benchmark"] == "tiny <i>"
-    assert any("<b>&" in w["message"] for w in suite_report.warnings)
+    assert suite_report.errors and suite_report.errors[0].benchmark == "tiny <i>"
+    assert any("<b>&" in w.message for w in suite_report.warnings)
     assert "toy-ratio" in suite_report.suite_results and "toy-suite" in suite_report.suite_results
 
 

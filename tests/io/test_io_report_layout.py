@@ -94,7 +94,7 @@ def test_markdown_is_a_pull_request_comment(verdict_report):
 
 def test_not_compared_benchmarks_and_missing_verdicts_are_listed(verdict_report):
     report = attrs.evolve(verdict_report, only_in={"O1": ["lonely <x>"], "O2": []},
-                          errors=[{"step": "toy-verdict", "benchmark": "extra", "message": "too few runs"}])
+                          errors=[pr.StepError("toy-verdict", "extra", "too few runs")])
     text = report.render("text")
     assert "Not compared (measured by one system only): only in O1: lonely <x>." in text
     assert "Not run (1)" in text and "toy-verdict on extra: too few runs" in text
@@ -106,7 +106,7 @@ def test_a_benchmark_without_verdict_keeps_its_row(toy):
     verdicts = dict(report.benchmark_results)
     verdicts["fib"] = {k: v for k, v in verdicts["fib"].items() if k != "toy-verdict"}
     report = attrs.evolve(report, benchmark_results=verdicts,
-                          errors=[{"step": "toy-verdict", "benchmark": "fib", "message": "fewer than 2 runs"}])
+                          errors=[pr.StepError("toy-verdict", "fib", "fewer than 2 runs")])
     row = next(ln for ln in report.render("text").splitlines() if ln.strip().startswith("fib "))
     assert "no verdict: fewer than 2 runs" in row and "6.685" in row
 

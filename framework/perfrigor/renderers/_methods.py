@@ -147,7 +147,7 @@ def suite_sections(report) -> list[Block]:
 
 def steps_list(report, verbose: bool) -> list[Block]:
     """Each step: id, component, kind, scope, (verbose) parameters, and why it did not run."""
-    why_skipped = {s["step"]: s["reason"] for s in getattr(report, "skipped", [])}
+    why_skipped = {s.step: s.reason for s in getattr(report, "skipped", [])}
     return [Items([Item(f"{s.id}: {s.component} ({s.kind}, {s.scope})"
                         + (f" {fmt(dict(s.params))}" if verbose and s.params else "")
                         + (f" — not run: {why_skipped[s.id]}" if s.id in why_skipped else ""))
@@ -157,7 +157,7 @@ def steps_list(report, verbose: bool) -> list[Block]:
 def steps_line(report) -> Para:
     """The steps in one line, for reports that leave their parameters out."""
     names = ", ".join(s.id for s in report.steps)
-    skipped = [s["step"] for s in getattr(report, "skipped", [])]
+    skipped = [s.step for s in getattr(report, "skipped", [])]
     extra = f"; not run on this input: {', '.join(skipped)}" if skipped else ""
     return Para(f"Steps: {names}{extra} (their parameters: verbose report, --verbose).")
 
@@ -166,8 +166,8 @@ def warning_blocks(report) -> list[Block]:
     """The analysis warnings, grouped by benchmark (then "(suite)")."""
     grouped: dict[str, list[str]] = {}
     for w in report.analysis_warnings:  # the step errors have a section of their own
-        where = w["step"] + (f" ({w['key']})" if w["key"] else "")
-        grouped.setdefault(w["benchmark"], []).append(f"{where}: {w['message']}")
+        where = w.step + (f" ({w.key})" if w.key else "")
+        grouped.setdefault(w.benchmark, []).append(f"{where}: {w.message}")
     out: list[Block] = []
     for bench, items in grouped.items():
         out += [Para(f"{bench}:"), Items([Item(i) for i in items])]
@@ -176,4 +176,4 @@ def warning_blocks(report) -> list[Block]:
 
 def error_items(report) -> Items:
     """The steps that could not run on a benchmark, and why."""
-    return Items([Item(f"{e['step']} on {e['benchmark']}: {e['message']}") for e in report.errors])
+    return Items([Item(f"{e.step} on {e.benchmark}: {e.message}") for e in report.errors])

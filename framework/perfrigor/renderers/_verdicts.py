@@ -65,7 +65,7 @@ def verdict_table(report) -> list[Block]:
         units.append(direction(report, b)[1])
         statistics.setdefault(stat or "central value", []).append(b)
     texts, label = unit_columns(values, units)
-    errors = {e["benchmark"]: e["message"] for e in report.errors}
+    errors = {e.benchmark: e.message for e in report.errors}
     rows = []
     for b, (base, cand) in zip(benches, texts, strict=True):
         v = verdicts.get(b)

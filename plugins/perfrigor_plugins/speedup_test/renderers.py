@@ -173,8 +173,8 @@ class SpeedupTestWarningRenderer:
                 out += [f"Benchmark {bench}:", *lines]
                 count += len(lines)
         for err in report.errors:
-            if err["step"] in steps.values():
-                out.append(f"Benchmark {err['benchmark']}: not analysed: {err['message']}")
+            if err.step in steps.values():
+                out.append(f"Benchmark {err.benchmark}: not analysed: {err.message}")
                 count += 1
         out.append(f"{count} warning(s).")
         return "\n".join(out) + "\n"
