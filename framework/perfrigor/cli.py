@@ -15,6 +15,7 @@ import contextlib
 import inspect
 import json
 import os
+import re
 import sys
 import tomllib
 from collections.abc import Iterator, Mapping, Sequence
@@ -464,6 +465,11 @@ def _analyse(args: argparse.Namespace, pipeline: Pipeline, inputs: Sequence[Any]
 # ---------------------------------------------------------------- commands
 
 
+def _plain(docstring: str) -> str:
+    """A docstring for a terminal: reST's double back-quotes and roles dropped (``x`` -> x)."""
+    return re.sub(r":[a-z]+:`~?([^`]+)`", r"\1", docstring).replace("``", "")
+
+
 def cmd_list(args: argparse.Namespace, stdout) -> int:
     registry = get_registry()
     if args.name:
@@ -529,7 +535,7 @@ def _list_one(registry: Any, name: str, fmt: str, stdout) -> int:
             params = cls.param_info()
             doc.update(kind=cls.kind, scope=cls.scope, description=inspect.getdoc(cls) or "",
                        parameters=[p.to_dict() for p in params])
-            lines += [f"{rec.name}: {kind}, from {where}", "", inspect.getdoc(cls) or "", ""]
+            lines += [f"{rec.name}: {kind}, from {where}", "", _plain(inspect.getdoc(cls) or ""), ""]
             lines += _param_lines(rec.name, params)
         elif what == "preset":
             steps = rec.obj.get("steps", [])
@@ -541,7 +547,7 @@ def _list_one(registry: Any, name: str, fmt: str, stdout) -> int:
         else:
             text = rec.obj.help if what == "command" else (inspect.getdoc(type(rec.obj)) or "")
             doc["description"] = text
-            lines += [f"{rec.name}: {what}, from {where}", "", text]
+            lines += [f"{rec.name}: {what}, from {where}", "", _plain(text)]
             options = getattr(rec.obj, "options", None) if what == "input format" else None
             if isinstance(options, Mapping) and options:
                 doc["options"] = {k: to_jsonable(o) for k, o in options.items()}

@@ -222,6 +222,21 @@ def _make_executor(executor: cf.Executor | str | None) -> tuple[cf.Executor, boo
     raise ConfigError(f"executor must be a concurrent.futures.Executor, 'serial' or 'process', got {executor!r}")
 
 
+
+def _refuse(bench: str, system: str, sample: Sample, bad: np.ndarray, why: str) -> None:
+    """A DataError naming the first value where ``bad`` holds (file and line when known), if any.
+
+    ``why`` follows "value X" and may hold ``{more}``, the count of such values when several.
+    """
+    found = np.flatnonzero(bad)
+    if not found.size:
+        return
+    idx = np.unravel_index(int(found[0]), sample.shape)
+    where = sample.locate(idx) if sample.positions is not None and sample.source else (
+        f"benchmark {bench!r}, system {system!r}, measurement {int(found[0]) + 1}")
+    more = f" ({found.size} such values)" if found.size > 1 else ""
+    raise DataError(f"{where}: value {float(sample.flat[found[0]])!r} " + why.format(more=more))
+
 class Pipeline:
     """An ordered list of steps.
 
@@ -308,14 +323,8 @@ class Pipeline:
             for bench, systems in suite.data.items():
                 for system in (baseline, candidate):
                     sample = systems[system]
-                    bad = np.flatnonzero(sample.flat <= 0)
-                    if bad.size:
-                        idx = np.unravel_index(int(bad[0]), sample.shape)
-                        where = sample.locate(idx) if sample.positions is not None and sample.source else (
-                            f"benchmark {bench!r}, system {system!r}, measurement {int(bad[0]) + 1}")
-                        more = f" ({bad.size} such values)" if bad.size > 1 else ""
-                        raise DataError(f"{where}: value {float(sample.flat[bad[0]])!r} is not positive{more}; "
-                                        "times, rates and scores must be > 0 to form a speedup")
+                    _refuse(bench, system, sample, sample.flat <= 0,
+                            "is not positive{more}; times, rates and scores must be > 0 to form a speedup")
         if len(suite) == 1:
             bench = suite.benchmarks[0]
             for system in (baseline, candidate):
@@ -335,14 +344,9 @@ class Pipeline:
         """
         for bench, systems in suite.data.items():
             for system, sample in systems.items():
-                huge = np.flatnonzero(np.abs(sample.flat) > MAX_MAGNITUDE)
-                if huge.size:
-                    idx = np.unravel_index(int(huge[0]), sample.shape)
-                    where = sample.locate(idx) if sample.positions is not None and sample.source else (
-                        f"benchmark {bench!r}, system {system!r}, measurement {int(huge[0]) + 1}")
-                    more = f" ({huge.size} such values)" if huge.size > 1 else ""
-                    raise DataError(f"{where}: value {float(sample.flat[huge[0]])!r} is too large to compute with"
-                                    f"{more}: beyond ±{MAX_MAGNITUDE:g} sums and squares overflow floating point")
+                _refuse(bench, system, sample, np.abs(sample.flat) > MAX_MAGNITUDE,
+                        f"is too large to compute with{{more}}: beyond ±{MAX_MAGNITUDE:g} sums and squares "
+                        "overflow floating point")
 
     def _systems(self, suite: Suite) -> tuple[str, str | None]:
         systems = list(suite.systems)

@@ -116,6 +116,7 @@ def test_list_fieller_shows_its_parameters_with_help(capsys):
         row = next(line for line in out.splitlines() if line.startswith(f"  {param.name} "))
         assert repr(param.default) in row and param.help in row
     assert "t | normal" in out and "(0, 1)" in out
+    assert "``" not in out and "distribution: " in out  # the docstring as plain text, not reST
 
 
 def test_no_public_function_shadows_a_module():
