@@ -42,6 +42,7 @@ from .results import (
     OUTCOMES,
     Comparison,
     Estimate,
+    RatioComparison,
     Result,
     SuiteSummary,
     SuiteVerdict,
@@ -89,5 +90,5 @@ __all__ = [
     "choice_param", "components", "conclusion", "confidence_param", "display", "drawing", "float_param", "get",
     "hierarchy", "progress", "hookimpl", "int_param", "pair_key", "pipeline", "random_state_param",
     "read", "Reader", "Renderer", "resampling", "stats", "units", "ReaderOption", "parse_number",
-    "ReportWarning", "StepError", "StepSkip",
+    "ReportWarning", "StepError", "StepSkip", "RatioComparison",
 ]

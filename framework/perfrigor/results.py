@@ -119,6 +119,48 @@ class Comparison(Result):
         return (self.ci_low, self.ci_high)
 
 
+#: where a ratio interval lies with respect to a practical threshold h (Kalibera & Jones §4.2)
+RATIO_DECISIONS = ("beyond", "within", "inconclusive", "undefined")
+
+
+def _check_decision(instance: Any, attribute: attrs.Attribute, value: str) -> None:
+    if value not in RATIO_DECISIONS:
+        raise ValueError(f"{attribute.name} must be one of {', '.join(RATIO_DECISIONS)}, got {value!r}")
+
+
+@attrs.frozen(kw_only=True)
+class RatioComparison(Comparison):
+    """A comparison of the ratio new/old of the systems' means (Kalibera & Jones: Fieller, bootstrap).
+
+    The fields other components read (the verdict reads the means, the threshold decision and
+    the number of top-level units) are typed attributes here, so nobody looks them up in
+    ``details``. ``details`` still carries the same values under the keys JSON readers know
+    (``details["ratio"]``, ``"decision"``, ``"baseline_mean"`` ...), and ``to_dict()`` writes
+    exactly what a plain Comparison with those details writes: the JSON report is unchanged.
+    ``decision``: the interval of the ratio lies "beyond" the threshold, "within" it, the data
+    cannot tell ("inconclusive"), or there is no bounded interval ("undefined").
+    """
+
+    ratio: float = _scalar()
+    ratio_low: float | None = _scalar(None)
+    ratio_high: float | None = _scalar(None)
+    baseline_mean: float = _scalar()
+    candidate_mean: float = _scalar()
+    decision: str = attrs.field(validator=_check_decision)
+    n_top: Mapping[str, int] | None = None  # top-level units per side, where the method counts them
+
+    def ratio_interval(self) -> tuple[float | None, float | None]:
+        return (self.ratio_low, self.ratio_high)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = super().to_dict()
+        for f in attrs.fields(RatioComparison):
+            if f.inherited is False:
+                out.pop(f.name)  # already in details, under the keys the JSON report has always had
+        out["type"] = "Comparison"
+        return out
+
+
 @attrs.frozen(kw_only=True)
 class Estimate(Result):
     """One number estimated from one system, with its interval (e.g. ``mean-ci``)."""

@@ -212,3 +212,19 @@ def test_yuen_keeps_a_large_change_visible_when_runs_are_dependent():
     new = [302, 294, 298, 296, 301, 299, 299, 289, 296, 298]
     v = verdict(old, new)
     assert v.outcome == "faster" and v.speedup == pytest.approx(5.8, rel=0.02)
+
+
+def test_the_verdict_reads_fiellers_typed_result_and_names_any_other():
+    # the verdict reads fieller's means and decision as pr.RatioComparison attributes; a "fieller" step
+    # whose result is some other Comparison is named in the reason, not looked up in details
+    old, new = simulate.model("hierarchical").pair(10, 1.2, random_state=5)
+    samples, pair = {"a": old, "b": new}, pr.pair_key("a", "b")
+    real = pr.get("fieller").compare(old, new)
+    v = pr.get("verdict").judge(samples, "a", "b", pr.Previous({"f": {pair: real}}, {"f": "fieller"}))
+    assert v.method == "f" and (v.details["baseline"], v.details["candidate"]) == (real.baseline_mean,
+                                                                                    real.candidate_mean)
+    plain = pr.Comparison(estimate=real.estimate, ci_low=real.ci_low, ci_high=real.ci_high, confidence=0.95,
+                          pvalue=real.pvalue, significant=real.significant, verdict=real.verdict,
+                          details=real.details)
+    v = pr.get("verdict").judge(samples, "a", "b", pr.Previous({"f": {pair: plain}}, {"f": "fieller"}))
+    assert v.outcome == "unclear" and "not a ratio of means (perfrigor.RatioComparison)" in v.reasons[0]

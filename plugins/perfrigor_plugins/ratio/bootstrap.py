@@ -73,10 +73,11 @@ class BootstrapRatio(pr.Comparator):
         ratio = float(new.values.mean() / old.values.mean())
         details = {
             "n_bootstrap": self.n_bootstrap, "resample": self.resample,
-            "baseline_mean": float(old.values.mean()), "candidate_mean": float(new.values.mean()),
             "replicates": {"mean": float(ratios.mean()), "sd": float(ratios.std(ddof=1)),
                            "median": float(np.median(ratios))},
         }
         return comparison(method="bootstrap-ratio", ratio=ratio, low=low, high=high,
                           confidence=self.confidence, threshold=self.threshold,
-                          lower_is_better=old.lower_is_better, pvalue=None, details=details, warnings=warnings)
+                          lower_is_better=old.lower_is_better, pvalue=None,
+                          baseline_mean=float(old.values.mean()), candidate_mean=float(new.values.mean()),
+                          details=details, warnings=warnings)

@@ -149,9 +149,11 @@ def verdict(decision: str, ratio: float, low: float | None, high: float | None, 
 
 
 def comparison(*, method: str, ratio: float, low: float | None, high: float | None, confidence: float,
-               threshold: float, lower_is_better: bool, pvalue: float | None, details: dict[str, Any],
-               warnings: list[str], defined: bool = True) -> pr.Comparison:
-    """The Comparison both comparators return: speedup fields plus ``details["ratio"]`` (new/old)."""
+               threshold: float, lower_is_better: bool, pvalue: float | None, baseline_mean: float,
+               candidate_mean: float, details: dict[str, Any], warnings: list[str],
+               n_top: dict[str, int] | None = None, defined: bool = True) -> pr.RatioComparison:
+    """The RatioComparison both comparators return: speedup fields, the ratio new/old and the means as
+    attributes, and the same in ``details`` (``details["ratio"]``, the contract's place for it)."""
     decision = decide(low, high, threshold) if defined and low is not None and high is not None else UNDEFINED
     speedup, s_low, s_high, more = speedup_interval(ratio, low, high, lower_is_better)
     significant = None if decision == UNDEFINED else decision == BEYOND
@@ -164,9 +166,13 @@ def comparison(*, method: str, ratio: float, low: float | None, high: float | No
         "threshold": threshold,
         "decision": decision,
         **details,
+        "baseline_mean": baseline_mean, "candidate_mean": candidate_mean,
+        **({} if n_top is None else {"n_top": dict(n_top)}),
     }
-    return pr.Comparison(
+    return pr.RatioComparison(
         estimate=speedup, ci_low=s_low, ci_high=s_high, confidence=confidence, pvalue=pvalue,
         significant=significant,
         verdict=verdict(decision, ratio, low, high, confidence, threshold, lower_is_better, speedup),
-        details=info, warnings=(*warnings, *more))
+        details=info, warnings=(*warnings, *more), ratio=ratio, ratio_low=low, ratio_high=high,
+        baseline_mean=baseline_mean, candidate_mean=candidate_mean, decision=decision,
+        n_top=None if n_top is None else dict(n_top))

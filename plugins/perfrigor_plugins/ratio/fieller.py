@@ -178,14 +178,13 @@ class Fieller(pr.Comparator):
                 + f"; more {old_level} units are needed")
         details = {
             "distribution": self.distribution, "df": df, "quantile": quantile,
-            "baseline_mean": o, "candidate_mean": n,
             "variance_of_mean": {"baseline": v_old, "candidate": v_new},
             "top_level": {"baseline": old_level, "candidate": new_level},
-            "n_top": {"baseline": m_old, "candidate": m_new},
             "fieller": {"kind": limits.kind, "a": limits.a, "discriminant": limits.discriminant,
                         "roots": None if limits.roots is None else list(limits.roots)},
         }
         return comparison(method="fieller", ratio=ratio, low=limits.low, high=limits.high,
                           confidence=self.confidence, threshold=self.threshold,
-                          lower_is_better=old.lower_is_better, pvalue=pvalue, details=details,
+                          lower_is_better=old.lower_is_better, pvalue=pvalue, baseline_mean=o, candidate_mean=n,
+                          n_top={"baseline": m_old, "candidate": m_new}, details=details,
                           warnings=warnings, defined=limits.kind == BOUNDED)

@@ -4,7 +4,8 @@ The verdict reads the diagnostics (``independence``, ``mode-comparison``) and th
 interval methods (``fieller``, ``speedup-test``) from the pipeline's earlier steps when
 they are there, whatever their step ids, and otherwise runs the registered components
 itself: a custom pipeline that has only the verdict still gets an answer. Other plugins'
-results are read by their documented fields, never by their classes.
+results are read by their documented fields, never by their classes: fieller's through the
+core's ``pr.RatioComparison`` attributes.
 """
 
 from __future__ import annotations
@@ -76,6 +77,9 @@ def gather(samples: Mapping[str, pr.Sample], baseline: str, candidate: str, prev
              if need_modes else None)
     fieller = (find_or_run(previous, "fieller", pair, lambda c: c.compare(old, new), confidence=confidence)
                if need_fieller else None)
+    if fieller is not None and fieller.result is not None and not isinstance(fieller.result, pr.RatioComparison):
+        fieller = Found(fieller.source, None, f"its result is a {type(fieller.result).__name__}, not a ratio of "
+                                              "means (perfrigor.RatioComparison)")
     return Evidence(independence, modes, fieller)  # type: ignore[arg-type]
 
 

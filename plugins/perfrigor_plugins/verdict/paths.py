@@ -57,10 +57,10 @@ def _significant(low: float | None, high: float | None) -> bool | None:
     return low > 1.0 or high < 1.0
 
 
-def _within_threshold(res: Any) -> str | None:
+def _within_threshold(res: pr.RatioComparison) -> str | None:
     """Why a ratio interval's change does not count although it excludes no change: its step was given a
     practical threshold (fieller's or bootstrap-ratio's) and cannot tell whether the change exceeds it."""
-    if res.details.get("decision") == "inconclusive" and _significant(res.ci_low, res.ci_high):
+    if res.decision == "inconclusive" and _significant(res.ci_low, res.ci_high):
         return res.verdict.split(": ", 1)[0]  # "candidate slower, but cannot tell whether by more than ..."
     return None
 
@@ -90,9 +90,9 @@ def hierarchical(old: pr.Sample, new: pr.Sample, ev: Evidence) -> Path:
                     tuple(notes), unclear=f"Kalibera & Jones' interval cannot be computed: {why}")
     res = found.result
     answer = Answer(res.estimate, res.ci_low, res.ci_high, _significant(res.ci_low, res.ci_high), res.pvalue)
-    n_top = res.details.get("n_top", {})
+    n_top = res.n_top or {}
     return Path(found.source, answer, f"mean of {n_top.get('baseline', old.shape[0])} {level}s",
-                res.details.get("baseline_mean"), res.details.get("candidate_mean"), tuple(dict.fromkeys(flags)),
+                res.baseline_mean, res.candidate_mean, tuple(dict.fromkeys(flags)),
                 tuple(notes), unclear=_within_threshold(res), details={"n_top": dict(n_top)})
 
 
