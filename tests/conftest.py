@@ -7,7 +7,6 @@ which puts the registry in use before back afterwards.
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 
@@ -18,24 +17,21 @@ from hypothesis import settings
 settings.register_profile("perfrigor", derandomize=True, print_blob=True)
 settings.load_profile("perfrigor")
 
-TOY_PLUGIN = Path(__file__).resolve().parent / "cli" / "toy_plugin.py"
+# the toy plugin (tests/toys.py) is imported by name here, in the tests and in worker processes
+# (process pools pickle its classes, dask workers get this folder on PYTHONPATH): keep this folder
+# importable whether or not tests/ is a package
+TESTS = str(Path(__file__).resolve().parent)
+if TESTS not in sys.path:
+    sys.path.insert(0, TESTS)
 
-
-def load_toy_plugin():
-    """The CLI/IO tests' toy plugin module, importable by name (process pools pickle its classes)."""
-    spec = importlib.util.spec_from_file_location("perfrigor_toy_plugin", TOY_PLUGIN)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+import toys  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def toy():
     """The registry with only the core plugin and the toy plugin, for a whole test module."""
-    module = load_toy_plugin()
-    with pr.registry.temporary(allow=["core"], extra_plugins=[module]):
-        yield module
+    with pr.registry.temporary(allow=["core"], extra_plugins=[toys]):
+        yield toys
 
 
 @pytest.fixture(scope="module")

@@ -59,7 +59,8 @@ def test_list_shows_components_presets_readers_renderers(toy, capsys):
     code, out, _ = run(capsys, "list", "--format", "json")
     doc = json.loads(out)
     assert {c["name"] for c in doc["components"]} == {"toy-ratio", "mean-ci", "toy-suite", "experiment-plan",
-                                                  "toy-verdict"}
+                                                  "toy-verdict", "toy-mean", "toy-boot", "toy-batch-mean",
+                                                  "toy-levels", "toy-reader", "toy-crash"}
     assert doc["presets"][0]["name"] == "toy"
 
 

@@ -237,7 +237,7 @@ def test_dask_distributed_executor_gives_the_same_results(toy_registry):
     distributed = pytest.importorskip("distributed")
     suite = make_suite(n=10, bad=4)
     serial = _canonical(pr.Pipeline(STEPS).run(suite))
-    env = {"PYTHONPATH": os.pathsep.join([str(HERE), *sys.path])}
+    env = {"PYTHONPATH": os.pathsep.join([str(HERE.parent), *sys.path])}  # tests/toys.py
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
                                   env=env) as cluster, distributed.Client(cluster) as client:
         report = pr.Pipeline(STEPS).run(suite, executor=client.get_executor())
@@ -280,9 +280,9 @@ random_state = 2
 
 
 def test_config_extends_a_preset(toy_registry):
-    p = pr.Pipeline.from_config({"pipeline": {"preset": "toy"}, "steps": [{"component": "toy-mean"}]})
-    assert p.name == "toy" and [s.id for s in p.steps] == ["toy-ratio", "toy-boot", "toy-mean"]
-    assert pr.pipeline("toy").steps[1].component.random_state == 1
+    p = pr.Pipeline.from_config({"pipeline": {"preset": "toy-seeded"}, "steps": [{"component": "toy-mean"}]})
+    assert p.name == "toy-seeded" and [s.id for s in p.steps] == ["toy-ratio", "toy-boot", "toy-mean"]
+    assert pr.pipeline("toy-seeded").steps[1].component.random_state == 1
     with pytest.raises(pr.ConfigError, match=r"unknown pipeline preset 'ty' \(did you mean 'toy'"):
         pr.pipeline("ty")
 
@@ -341,13 +341,15 @@ def test_report_result_lookup_errors_say_why(toy_registry):
     report = pr.Pipeline(["toy-ratio", "toy-mean", "toy-suite"]).run(make_suite(bad=2))
     assert report.result("toy-suite").estimate == pytest.approx(4 / 6)
     assert report.result("toy-mean", "b1", "new").estimate == pytest.approx(np.mean(make_suite()["b1"]["new"].values))
-    for args, match in ((("toy-boot",), "no step 'toy-boot'"), (("toy-ratio",), "name the benchmark"),
+    for args, match in ((("toy-boot",), "no step 'toy-boot'"), (("toy-mean",), "name the benchmark"),
                         (("toy-ratio", "zz"), "no benchmark 'zz'"),
                         (("toy-ratio", "b2"), "no result for benchmark 'b2': it failed: b2/old: a value is above 1000"),
                         (("toy-mean", "b1", "mid"), r"no result 'mid' \(keys: \['old', 'new'\]\)")):
         with pytest.raises(KeyError, match=match):
             report.result(*args)
-    assert len(list(report.iter_results())) == 5 + 6 * 2 + 1  # toy-ratio (b2 failed), toy-mean, toy-suite
+    assert report.result("toy-ratio").title == "toy overall"  # a step's suite summary needs no benchmark
+    # toy-ratio (b2 failed), toy-mean, toy-ratio's suite summary, toy-suite
+    assert len(list(report.iter_results())) == 5 + 6 * 2 + 1 + 1
     assert str(report) == report.render("text")
 
 

@@ -36,7 +36,7 @@ def test_components_get_and_metadata(toy_registry):
 
 
 def test_unknown_names_say_what_is_close(toy_registry):
-    with pytest.raises(pr.ConfigError, match=r"unknown component 'toy-rato' \(did you mean 'toy-ratio'\?\); known: toy-batch-mean, toy-boot, "):
+    with pytest.raises(pr.ConfigError, match=r"unknown component 'toy-rato' \(did you mean 'toy-ratio'\?\); known: experiment-plan, mean-ci, toy-batch-mean, toy-boot, "):
         pr.get("toy-rato")
     with pytest.raises(pr.ConfigError, match=r"toy-boot: unknown parameter\(s\) 'n_boostrap' \(did you mean 'n_bootstrap'\?\)"):
         pr.get("toy-boot", n_boostrap=10)
