@@ -30,6 +30,7 @@ from typing import Any
 
 from .data import Sample, Suite, benchmark_name
 from .errors import DataError
+from .readers import is_frame, read
 
 
 def is_path(obj: Any) -> bool:
@@ -39,8 +40,6 @@ def is_path(obj: Any) -> bool:
 
 def load(obj: Any, options: Mapping[str, Any] | None = None) -> Any:
     """An input as data: a path or DataFrame read (``format`` among ``options`` names the reader); else itself."""
-    from .readers import is_frame, read
-
     if is_path(obj) or is_frame(obj):
         opts = dict(options or {})
         return read(obj, opts.pop("format", None), **opts)

@@ -15,7 +15,7 @@ import pytest
 
 #: imported only when a component runs (or a plot is drawn)
 HEAVY = ("scipy", "sklearn", "matplotlib", "pandas", "perfrigor_plugins.gmm.em", "perfrigor_plugins.gmm.fitting",
-         "perfrigor_plugins.gmm.ksfit", "perfrigor.stats", "perfrigor.resampling")
+         "perfrigor_plugins.gmm.ksfit", "perfrigor.stats", "perfrigor.resampling", "perfrigor.renderers._figures")
 
 
 def _imported_after(code: str) -> list[str]:

@@ -55,3 +55,43 @@ def test_no_circle_between_config_and_pipeline():
 
 def test_the_graph_sees_function_level_imports(tmp_path):
     assert "registry" in import_graph()["config"]  # the preset look-up
+
+
+#: the function-level imports of the readers, renderers and inputs that buy something, each with its reason
+#: in a comment beside it: a circle (registry -> commands -> readers), start-up (the figure modules, the
+#: installed metadata); imports of the heavy libraries (scipy, matplotlib, pandas, dask) may be lazy anywhere
+KEPT_LAZY = {("readers/__init__.py", "..registry"), ("renderers/_layout.py", "._figures"),
+             ("renderers/html.py", "..")}
+HEAVY = ("scipy", "matplotlib", "pandas", "dask", "distributed")
+
+
+def _function_level_imports(path: Path) -> list[tuple[str, int]]:
+    """(module as written, line) of every import inside a function of ``path``."""
+    found = []
+    for fn in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+            for node in ast.walk(fn):
+                if isinstance(node, ast.ImportFrom):
+                    found.append(("." * node.level + (node.module or ""), node.lineno))
+                elif isinstance(node, ast.Import):
+                    found += [(a.name, node.lineno) for a in node.names]
+    return found
+
+
+def test_readers_renderers_and_inputs_import_lazily_only_what_buys_something():
+    files = [*CORE.glob("readers/*.py"), *CORE.glob("renderers/*.py"), CORE / "inputs.py"]
+    stray, kept = [], set()
+    for path in files:
+        rel = path.relative_to(CORE).as_posix()
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for module, line in _function_level_imports(path):
+            if module.split(".")[0] in HEAVY:
+                continue
+            if (rel, module) not in KEPT_LAZY:
+                stray.append(f"{rel}:{line}: {module}")
+                continue
+            kept.add((rel, module))
+            around = " ".join(lines[max(0, line - 4):line])  # the import's line and the three above
+            assert "#" in around, f"{rel}:{line}: say why {module} is imported here"
+    assert stray == [], "function-level imports that hide nothing: make them top-level"
+    assert kept == KEPT_LAZY  # a stale entry goes

@@ -61,6 +61,7 @@ def read(path: str | os.PathLike | Any, format: str | None = None, **options: An
     ``format`` names a reader (``perfrigor list`` shows them); ``options`` go to
     the reader (e.g. column names of a tidy table, ``metric=`` of a file with several).
     """
+    # not top-level: registry -> commands -> readers would be an import circle
     from ..registry import get_registry
 
     if is_frame(path):
@@ -86,6 +87,7 @@ def read(path: str | os.PathLike | Any, format: str | None = None, **options: An
 
 def sniff(path: Path) -> Any:
     """The registered reader that recognises ``path`` (DataError when none does)."""
+    # not top-level: registry -> commands -> readers would be an import circle
     from ..registry import get_registry
 
     registry = get_registry()

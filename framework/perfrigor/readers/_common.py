@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import attrs
 import numpy as np
 
 from ..data import BenchmarkInfo, Sample, Suite
@@ -183,8 +184,6 @@ def sample_or_suite(data: Mapping[str, Mapping[str, Sample]], path: Path,
         if len(systems) == 1:
             (sample,) = systems.values()
             if named and "benchmark" not in sample.metadata:
-                import attrs
-
                 sample = attrs.evolve(sample, metadata={**sample.metadata, "benchmark": bench})
             return sample
     data, only_in = split_one_sided(data, path)

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..data import Sample, Suite
 from ..errors import DataError
+from .tidy import build_table
 
 #: how errors and sources name a DataFrame
 FRAME_SOURCE = "<DataFrame>"
@@ -28,8 +29,6 @@ def is_frame(obj: Any) -> bool:
 
 def read_frame(frame: Any, **options: Any) -> Sample | Suite:
     """A tidy DataFrame -> Sample or Suite (the rule of every reader)."""
-    from .tidy import build_table
-
     columns = [str(c) for c in frame.columns]
     if len(set(columns)) != len(columns):
         dup = sorted({c for c in columns if columns.count(c) > 1})

@@ -18,6 +18,7 @@ from . import _jsonlines
 from ._common import at, lines_of, number, numbers, positions, sample_or_suite
 from ._jsonlines import line_of, value_line
 from .options import LOWER_IS_BETTER, UNIT
+from .tidy import TidyJsonReader
 
 
 def _values(node: Any, path: Path, what: str, line: int | None = None) -> tuple[Any, Any]:
@@ -74,8 +75,6 @@ class JsonValuesReader:
 
         if isinstance(data, list):
             if data and all(isinstance(d, dict) for d in data):
-                from .tidy import TidyJsonReader
-
                 return TidyJsonReader.from_records(data, path, unit=unit, lower_is_better=lower_is_better)
             return sample(data, "values", path.name)
         if not isinstance(data, dict) or not data:

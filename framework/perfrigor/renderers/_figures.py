@@ -11,7 +11,8 @@
   and open; the others are folded, drawn on demand.
 
 The core recognises the Verdict, SuiteVerdict and Comparison types; anything else is
-drawn only through ``plot_layers``.
+drawn only through ``plot_layers``. The plot modules are imported here at the top: they are
+light (``perfrigor.plots`` imports matplotlib only inside the functions that draw).
 """
 
 from __future__ import annotations
@@ -22,9 +23,17 @@ from typing import Any
 
 import numpy as np
 
+from .. import hierarchy
 from ..display import change, percent
 from ..drawing import LevelVariances, RunOrderLine, layers
+from ..errors import DataError
 from ..keys import PairKey
+from ..plots import svg
+from ..plots.distributions import Side, distributions
+from ..plots.forest import Row, forest
+from ..plots.levels import level_variances
+from ..plots.run_order import Series, run_order
+from ..plots.style import SYSTEM_COLOURS
 from ..results import Comparison, Verdict
 from ._blocks import Block, Details, Figure, Heading, Para
 from ._outcome import estimate_kind, is_one_sided, outcome
@@ -41,8 +50,6 @@ _TIME_FLAGS = ("dependence", "trend")
 
 def _svg(make: Callable[[], Any], key: str) -> Callable[[], str]:
     def draw() -> str:
-        from ..plots import svg
-
         fig = make()
         return svg(fig, prefix=f"{key}-")
 
@@ -54,8 +61,6 @@ def _svg(make: Callable[[], Any], key: str) -> Callable[[], str]:
 
 def _rows(report) -> tuple[list[Any], Any, float, str]:
     """Forest rows (plots.forest.Row), the suite row, the threshold, and what the rows come from."""
-    from ..plots.forest import Row
-
     rows = []
     verdicts = report.verdicts
     if verdicts:
@@ -103,8 +108,6 @@ def _note_label(report, source: str) -> str:
 
 def overview_figures(report) -> list[Block]:
     """The forest plot (two when there are many benchmarks: the noteworthy ones open, all folded)."""
-    from ..plots.forest import forest
-
     rows, suite, threshold, source = _rows(report)
     if not rows:
         return []
@@ -205,11 +208,6 @@ def benchmark_figures(report, max_plots: int = 60) -> list[Block]:
 
 def _benchmark_plots(report, bench: str, v: Verdict | None, key: str) -> list[Block]:
     """One benchmark's plots: distributions always; run order and levels where there is reason to."""
-    from ..plots.distributions import Side, distributions
-    from ..plots.levels import level_variances
-    from ..plots.run_order import Series, run_order
-    from ..plots.style import SYSTEM_COLOURS
-
     unit = direction(report, bench)[1]
     systems = _systems(report, bench)
     role = {report.baseline: "baseline", report.candidate: "candidate"}
@@ -246,9 +244,6 @@ def _level_variances(sample: Any) -> list[LevelVariances]:
     ``hierarchy.variance_components`` (a data summary, like the quartiles of the box)."""
     if sample.n_levels < 2:
         return []
-    from .. import hierarchy
-    from ..errors import DataError
-
     try:
         t2 = hierarchy.variance_components(np.asarray(sample, dtype=float))
     except DataError:  # a level with one unit per parent has no variance to show

@@ -6,6 +6,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from ..display import column, quantity
 from ..results import Comparison, Estimate, Result, SuiteSummary, TestResult
 
 
@@ -91,8 +92,6 @@ def unit_columns(values: list[list[float | None]], units: list[str]) -> tuple[li
     different units, or the values span too many decades for one scale, each cell carries
     its own unit and the label is "".
     """
-    from ..display import column, quantity
-
     if not values:
         return [], ""
     if len(set(units)) == 1:

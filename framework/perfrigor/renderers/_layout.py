@@ -74,6 +74,8 @@ LONG_SUITE = 40
 def _overview(report, options: Options) -> list[Block]:
     if not options.figures:
         return []
+    # imported here, not at the top: the figure modules cost ~15 ms of every start-up (perfrigor
+    # list, --help) and of every text or JSON report, which draw nothing
     from ._figures import overview_figures
 
     return overview_figures(report)
@@ -82,7 +84,7 @@ def _overview(report, options: Options) -> list[Block]:
 def _benchmark_plots(report, options: Options) -> list[Block]:
     if not options.figures:
         return []
-    from ._figures import benchmark_figures
+    from ._figures import benchmark_figures  # not at the top: start-up (see _overview)
 
     return benchmark_figures(report, options.max_plots)
 

@@ -66,6 +66,7 @@ class HtmlRenderer:
     suffix = ".html"
 
     def render(self, report, *, verbose: bool = False, plots: bool = True, max_plots: int = 60) -> str:
+        # here, not top-level: the installed metadata is read when a page is written, not at start-up
         from .. import __version__
 
         if isinstance(max_plots, bool) or not isinstance(max_plots, int) or max_plots < 0:
