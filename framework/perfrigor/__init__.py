@@ -29,7 +29,7 @@ from .component import (
     random_state_param,
 )
 from .data import BenchmarkInfo, Sample, Suite
-from .errors import ConfigError, DataError, PerfrigorError
+from .errors import ConfigError, DataError, ExecutionError, PerfrigorError
 from .hookspecs import Reader, Renderer, hookimpl
 from .keys import PairKey, pair_key
 from .pipelines import Pipeline, pipeline
@@ -84,7 +84,7 @@ def __getattr__(name: str) -> Any:
 INTERNAL = ("get_registry", "to_jsonable")
 
 __all__ = [
-    "OUTCOMES", "BenchmarkInfo", "BenchmarkJob", "Command", "CommandContext", "PairKey", "ParamInfo", "Workspace", "current_workspace", "Comparator", "Comparison", "Component", "ConfigError", "DataError", "Estimate",
+    "OUTCOMES", "BenchmarkInfo", "BenchmarkJob", "Command", "CommandContext", "PairKey", "ParamInfo", "Workspace", "current_workspace", "Comparator", "Comparison", "Component", "ConfigError", "DataError", "ExecutionError", "Estimate",
     "Estimator", "PerfrigorError", "Pipeline", "Previous", "Report", "Result", "Sample", "Suite", "SuiteSummary",
     "SuiteVerdict", "Test", "TestResult", "Verdict", "__version__", "as_sample", "as_sample_mapping", "check_random_state",
     "choice_param", "components", "conclusion", "confidence_param", "display", "drawing", "float_param", "get",

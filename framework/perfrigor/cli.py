@@ -372,6 +372,8 @@ def _emit(text: str, args: argparse.Namespace, fmt: str, stdout) -> None:
 def _input_paths(args: argparse.Namespace) -> list[str]:
     """Every file the command reads (data and config), as given on the command line."""
     paths = [getattr(args, name, None) for name in ("baseline", "candidate", "data", "config")]
+    if getattr(args, "example", None) in examples.names():  # demo: the bundled files it reads
+        paths += data_files(examples.path(args.example))
     return [str(p) for p in [*paths, *(getattr(args, "files", None) or [])] if p]
 
 
@@ -645,6 +647,8 @@ def cmd_describe(args: argparse.Namespace, stdout) -> int:
         raise UsageError(f"--plot {args.plot}: no such directory {str(Path(args.plot).parent)!r}")
     if args.plot and Path(args.plot).suffix.lower() not in PLOT_SUFFIXES:
         raise UsageError(f"--plot {args.plot}: give a .png, .svg or .pdf file name")
+    if args.plot and Path(args.plot).resolve() == Path(args.data).resolve():
+        raise UsageError(f"--plot {args.plot}: is the input file; the picture would replace it")
     pipeline = _step_params(pipeline, args)
     with _executor(args) as executor:
         report = pipeline.run(*inputs, executor=executor, timeout=_timeout(args))

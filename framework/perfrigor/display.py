@@ -68,16 +68,16 @@ class Scale:
     prefix: str = ""
 
     def number(self, value: float | None, digits: int = 4) -> str:
-        """The scaled number alone ("8.185")."""
+        """The scaled number alone ("8.185", "1.25"), for a column whose header gives :attr:`label`."""
         if value is None:
             return "-"
-        return signif(float(value) / self.factor, digits) + self.prefix
+        return signif(float(value) / self.factor, digits)
 
     def __call__(self, value: float | None, digits: int = 4) -> str:
-        """The scaled number with its unit ("8.185 ms", "1.25M ops/s")."""
+        """The scaled number with its prefix and unit ("8.185 ms", "1.25M ops/s", "1.2K")."""
         if value is None:
             return "-"
-        return self.number(value, digits) + (f" {self.unit}" if self.unit else "")
+        return self.number(value, digits) + self.prefix + (f" {self.unit}" if self.unit else "")
 
     @property
     def label(self) -> str:

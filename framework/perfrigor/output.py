@@ -8,8 +8,8 @@ import tempfile
 from pathlib import Path
 
 
-def write_atomically(path: str | os.PathLike, text: str, encoding: str = "utf-8") -> None:
-    """Write ``text`` to ``path`` all at once, or not at all.
+def write_atomically(path: str | os.PathLike, text: str | bytes, encoding: str = "utf-8") -> None:
+    """Write ``text`` (or bytes: a picture) to ``path`` all at once, or not at all.
 
     The text goes to a temporary file in the same folder, flushed to disk, which then
     replaces ``path`` with ``os.replace`` (atomic on POSIX and Windows within a file
@@ -23,7 +23,9 @@ def write_atomically(path: str | os.PathLike, text: str, encoding: str = "utf-8"
         mode = 0o666 & ~_umask()
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding=encoding, newline="") as handle:
+        binary = isinstance(text, bytes)
+        with os.fdopen(fd, "wb" if binary else "w", encoding=None if binary else encoding,
+                       newline=None if binary else "") as handle:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())

@@ -67,3 +67,11 @@ def test_a_column_within_four_decades_keeps_every_value(values):
 def test_signif_never_rounds_to_five_digits():
     assert d.signif(9.9996) == "10.00" and d.signif(123456.0) == "123456" and d.signif(-3.14159) == "-3.142"
     assert d.signif(float("inf")) == "inf" and not math.isnan(float(d.signif(0.0)))
+
+
+def test_a_column_of_rates_gives_its_prefix_once_in_the_header():
+    texts, scale = pr.display.column([1.2e6, 1.35e6], "ops/s")
+    assert texts == ["1.200", "1.350"] and scale.label == "M ops/s"  # not "1.200M" under "M ops/s"
+    texts, scale = pr.display.column([999.2, 1197.0], "")
+    assert texts == ["0.9992", "1.197"] and scale.label == "K"
+    assert pr.display.quantity(1.25e6, "ops/s") == "1.250M ops/s" and pr.display.quantity(1200.0) == "1.200K"

@@ -212,6 +212,34 @@ def test_output_is_written_atomically(tmp_path, monkeypatch):
     assert (fresh.stat().st_mode & 0o777) == 0o640  # a new file: what the umask gives, not mkstemp's 0600
 
 
+def test_plots_are_written_atomically_and_never_onto_the_input(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("matplotlib")
+    data = tmp_path / "times.txt"
+    data.write_text("".join(f"{10 + 0.1 * (k % 7)}\n" for k in range(30)))
+    picture = tmp_path / "times.png"
+    picture.write_bytes(b"the good old picture")
+    monkeypatch.setattr(os, "fsync", lambda fd: (_ for _ in ()).throw(OSError(28, "No space left on device")))
+    code, _, err = run(capsys, "describe", data, "--plot", picture)
+    assert code == 2 and "No space" in err
+    assert picture.read_bytes() == b"the good old picture"  # not a truncated PNG
+    monkeypatch.undo()
+    assert run(capsys, "describe", data, "--plot", picture)[0] == 0 and picture.read_bytes()[:4] == b"\x89PNG"
+    same = tmp_path / "same.png"
+    same.write_text(data.read_text())
+    code, _, err = run(capsys, "describe", same, "--plot", same)
+    one_error_line(code, err, "is the input file")
+
+
+def test_demo_output_never_replaces_a_bundled_example(capsys):
+    from perfrigor import examples
+
+    bundled = examples.path("two-versions") / "baseline.txt"
+    before = bundled.read_bytes()
+    code, _, err = run(capsys, "demo", "-o", bundled)
+    assert code == 2 and "is the input file" in err, err
+    assert bundled.read_bytes() == before
+
+
 def test_cli_output_replaces_a_report_and_reports_a_write_failure(files, capsys, monkeypatch):
     tmp, old, new = files
     out = tmp / "r.txt"

@@ -139,3 +139,4 @@ def test_the_user_facing_namespace():
     for name in pr.INTERNAL:
         assert hasattr(pr, name) and name not in pr.__all__
     assert all(hasattr(pr, name) for name in pr.__all__ if name != "__version__")
+    assert issubclass(pr.ExecutionError, pr.PerfrigorError)  # users catch it: a worker died, a timeout

@@ -195,3 +195,12 @@ def test_thousands_of_points_become_one_embedded_bitmap():
     assert page.count("<image") == 1 and 'href="data:image/png;base64,' in page
     assert len(page) < 200_000
     assert_self_contained(page)
+
+
+def test_forest_spans_at_least_five_percent_around_one():
+    pytest.importorskip("matplotlib")
+    from perfrigor.plots.forest import Row, forest
+
+    fig = forest([Row("only", 1.009, None, None, "unclear", "-0.9%")], threshold=0.01)
+    low, high = fig.axes[0].get_xlim()
+    assert low <= 1 / 1.05 and high >= 1.05  # the dot is not pushed to the axis' edge

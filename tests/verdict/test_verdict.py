@@ -166,6 +166,10 @@ def test_suite_verdict_counts_geometric_mean_and_hpt():
     assert sv.ci_low < sv.speedup < sv.ci_high
     assert any(r.startswith("HPT (hpt):") for r in sv.reasons)
     assert report.to_dict()["suite_verdict"]["counts"] == dict(sv.counts)
+    # sieve: 10 dependent runs per side leave the widened rank interval short of 95%; the reason says why
+    sieve = report.verdicts["sieve"]
+    assert sieve.ci_low is None and sieve.reasons[0] == "no 95% interval: too few independent runs (serially dependent)"
+    assert "between 1.143x and 1.369x faster at 95%" in " ".join(sv.reasons)  # an interval reads in order
 
 
 def test_a_benchmark_with_one_run_is_unclear_inside_a_suite():

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
+from ..output import write_atomically
 
 _RC = {
     "svg.fonttype": "none",  # text stays text: small, crisp, searchable
@@ -89,10 +90,17 @@ def svg(fig: Any, prefix: str = "") -> str:
 
 
 def save(fig: Any, path: str | Path, dpi: int = 110) -> Path:
-    """Write the figure to ``path``, its format from the suffix (.png, .svg, .pdf)."""
+    """Write the figure to ``path``, its format from the suffix (.png, .svg, .pdf), atomically.
+
+    Drawn in memory first, so a failed drawing or write never leaves a truncated picture.
+    """
     path = Path(path)
+    suffix = path.suffix.lower()
+    buffer = io.BytesIO()
     with style():
-        fig.savefig(path, dpi=dpi, metadata={"Date": None} if path.suffix.lower() == ".svg" else None)
+        fig.savefig(buffer, format=suffix.lstrip(".") or "png", dpi=dpi,
+                    metadata={"Date": None} if suffix == ".svg" else None)
+    write_atomically(path, buffer.getvalue())
     return path
 
 

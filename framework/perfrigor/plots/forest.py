@@ -42,7 +42,9 @@ def forest(rows: Sequence[Row], suite: Row | None = None, threshold: float = 0.0
     if suite is not None:
         ends += [x for x in (suite.speedup, suite.low, suite.high) if x is not None]
     ends = [x for x in ends if x is not None and math.isfinite(x) and x > 0]
-    lo, hi = (min(ends + [1.0]), max(ends + [1.0])) if ends else (0.5, 2.0)
+    # at least ±5% (and 3 bands) around 1: one benchmark without an interval must not fill the axis
+    reach = max(1.05, 1.0 + 3.0 * threshold)
+    lo, hi = (min(ends + [1.0 / reach]), max(ends + [reach])) if ends else (0.5, 2.0)
     pad = (hi / lo) ** 0.06
     lo, hi = lo / pad, hi * pad
     if threshold > 0:

@@ -56,6 +56,8 @@ def answer_reason(path: Path, outcome: str, threshold: float, confidence: float,
     if path.unclear:
         return path.unclear
     if a.ci_low is None or a.ci_high is None:
+        if any(t > 1.0 for t in path.details.get("tau") or ()):  # the widened rank interval cannot reach the level
+            return f"no {confidence:.0%} interval: too few independent runs (serially dependent)"
         return f"no {confidence:.0%} interval from these runs"
     need = runs_needed(n, a.ci_low, a.ci_high, threshold)
     more = f"; about {need} runs per system would tell" if need and n < need <= 10 * n else ""
