@@ -119,13 +119,18 @@ class Comparison(Result):
         return (self.ci_low, self.ci_high)
 
 
+def _one_of(allowed: tuple[str, ...]) -> Any:
+    """An attrs validator: the value is one of ``allowed`` (a ValueError naming them, else)."""
+
+    def check(instance: Any, attribute: attrs.Attribute, value: str) -> None:
+        if value not in allowed:
+            raise ValueError(f"{attribute.name} must be one of {', '.join(allowed)}, got {value!r}")
+
+    return check
+
+
 #: where a ratio interval lies with respect to a practical threshold h (Kalibera & Jones §4.2)
 RATIO_DECISIONS = ("beyond", "within", "inconclusive", "undefined")
-
-
-def _check_decision(instance: Any, attribute: attrs.Attribute, value: str) -> None:
-    if value not in RATIO_DECISIONS:
-        raise ValueError(f"{attribute.name} must be one of {', '.join(RATIO_DECISIONS)}, got {value!r}")
 
 
 @attrs.frozen(kw_only=True)
@@ -146,7 +151,7 @@ class RatioComparison(Comparison):
     ratio_high: float | None = _scalar(None)
     baseline_mean: float = _scalar()
     candidate_mean: float = _scalar()
-    decision: str = attrs.field(validator=_check_decision)
+    decision: str = attrs.field(validator=_one_of(RATIO_DECISIONS))
     n_top: Mapping[str, int] | None = None  # top-level units per side, where the method counts them
 
     def ratio_interval(self) -> tuple[float | None, float | None]:
@@ -234,11 +239,6 @@ def conclusion(res: Result, kind: str = "speedup", one_sided: bool = False) -> s
 OUTCOMES = ("faster", "slower", "same", "unclear")
 
 
-def _check_outcome(instance: Any, attribute: attrs.Attribute, value: str) -> None:
-    if value not in OUTCOMES:
-        raise ValueError(f"{attribute.name} must be one of {', '.join(OUTCOMES)}, got {value!r}")
-
-
 @attrs.frozen(kw_only=True)
 class Verdict(Result):
     """The answer for one benchmark: is the candidate faster, by how much, how sure.
@@ -251,7 +251,7 @@ class Verdict(Result):
     sentences saying why, the first being the answer itself.
     """
 
-    outcome: str = attrs.field(validator=_check_outcome)
+    outcome: str = attrs.field(validator=_one_of(OUTCOMES))
     speedup: float | None = _scalar(None)
     ci_low: float | None = _scalar(None)
     ci_high: float | None = _scalar(None)
