@@ -17,7 +17,7 @@ shows this table (``--markdown``).
 The regression gate over suites (``--fail-on-regression`` exits 1 when some verdict is
 "slower"): SEEDS suites of 100 benchmarks at 30 runs, their noise models taken in turn from
 the flat models of ``perfrigor.simulate`` at 30 runs (``simulate.suite``), all A/A, and as many
-with 10 benchmarks truly 5% slower (``--models`` to choose others; undeclared-hierarchy is left out by
+with 10 benchmarks truly 5%% slower (``--models`` to choose others; undeclared-hierarchy is left out by
 default, see SUITE_MODELS); per ``suite_control`` of the verdict, how often the gate fires
 on the A/A suites, how often it fires on the others, the share of the 10 it finds, and the false
 "slower" verdicts per suite. The verdicts are computed once per suite (the verdict step alone: it
