@@ -64,10 +64,14 @@ class _Version(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
                  option_string: str | None = None) -> None:
-        from . import __version__
-
-        sys.stdout.write(f"perfrigor {__version__}\n")  # on stdout, as argparse's own version action
+        _print_version()
         parser.exit()
+
+
+def _print_version() -> None:
+    from . import __version__
+
+    sys.stdout.write(f"perfrigor {__version__}\n")  # on stdout, as argparse's own version action
 
 
 # ---------------------------------------------------------------- parser
@@ -723,7 +727,11 @@ def cmd_plugin(args: argparse.Namespace, stdout) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (the console script exits with it)."""
     stdout = sys.stdout
-    debug = "--debug" in (sys.argv[1:] if argv is None else argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in argv
+    if argv == ["--version"]:  # answered before the parser loads the plugins (their commands, shorthands)
+        _print_version()
+        return EXIT_OK
     previous = progress.set_reporter(progress.StderrBar() if sys.stderr.isatty() else None)
     notifier = progress.set_notifier(lambda message: print(f"perfrigor: note: {_one_line(message)}",
                                                            file=sys.stderr))

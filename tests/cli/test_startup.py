@@ -49,3 +49,12 @@ def test_lazy_submodules_still_work():
     assert pr.__version__.count(".") >= 2
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         pr.nope  # noqa: B018
+
+
+def test_version_answers_before_the_plugins_load():
+    script = ("import sys, io, contextlib\nfrom perfrigor.cli import main\n"
+              "with contextlib.redirect_stdout(io.StringIO()) as out: code = main(['--version'])\n"
+              "print(code, out.getvalue().strip(), any(m.startswith('perfrigor_plugins') for m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    code, name, version, plugins = out.split()
+    assert (code, name, plugins) == ("0", "perfrigor", "False") and version.count(".") >= 2
