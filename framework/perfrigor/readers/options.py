@@ -11,13 +11,12 @@ of the data file.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from typing import Any
 
 import attrs
 
-from ..errors import ConfigError
+from ..errors import ConfigError, did_you_mean
 
 #: the kinds of value an option takes, and how a message names them
 KINDS = {"str": "a string", "bool": "true or false", "names": "a column name or a list of column names",
@@ -71,13 +70,9 @@ def check_options(reader: Any, options: Mapping[str, Any]) -> None:
         spec = declared.get(key)
         if spec is None:
             takes = ", ".join(f"{k}=" for k in declared) or "no options"
-            raise ConfigError(f"reader {name!r}: unknown option {key!r}{_close(key, declared)} "
+            raise ConfigError(f"reader {name!r}: unknown option {key!r}{did_you_mean(key, declared)} "
                               f"(it takes {takes})")
         if not spec.accepts(value):
             wanted = f"one of {', '.join(map(repr, spec.choices))}" if spec.choices else KINDS[spec.kind]
             raise ConfigError(f"reader {name!r}: option {key}= must be {wanted}, got {value!r}")
 
-
-def _close(key: str, declared: Mapping[str, Any]) -> str:
-    match = difflib.get_close_matches(key, list(declared), n=1)
-    return f" (did you mean {match[0]!r}?)" if match else ""

@@ -40,16 +40,16 @@ def adjusted_pvalues(pvalues: Sequence[float], method: str) -> list[float]:
     m = p.size
     if m == 0 or method == "none":
         return p.tolist()
-    order = np.argsort(p, kind="stable")
-    ranked = p[order]
-    if method == "holm":
-        adj = np.maximum.accumulate(np.minimum(1.0, (m - np.arange(m)) * ranked))
-    elif method == "benjamini-hochberg":
-        adj = np.minimum(1.0, np.minimum.accumulate((m / np.arange(m, 0, -1)) * ranked[::-1])[::-1])
-    else:
+    if method == "benjamini-hochberg":
+        from scipy.stats import false_discovery_control  # scipy at run time only (start-up)
+
+        return false_discovery_control(p, method="bh").tolist()
+    if method != "holm":
         raise ValueError(f"unknown adjustment {method!r} (one of {', '.join(METHODS)})")
+    # Holm's step-down by hand: scipy has no family-wise adjustment
+    order = np.argsort(p, kind="stable")
     out = np.empty(m)
-    out[order] = adj
+    out[order] = np.maximum.accumulate(np.minimum(1.0, (m - np.arange(m)) * p[order]))
     return out.tolist()
 
 
