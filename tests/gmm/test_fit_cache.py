@@ -16,6 +16,17 @@ def _fit_dict(fit):
     return json.dumps(fit.to_dict(), sort_keys=True)
 
 
+def _fits(samples, max_components, model):
+    """Each sample's fit (as JSON) or its error message, one at a time."""
+    out = []
+    for x in samples:
+        try:
+            out.append(_fit_dict(fitting.fit_mixture(x, max_components, model)[2]))
+        except pr.DataError as exc:
+            out.append(str(exc))
+    return out
+
+
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), sizes=st.lists(st.sampled_from([5, 12, 30]), min_size=1, max_size=6),
        model=st.sampled_from(["auto", "E", "V"]), max_components=st.integers(1, 5))
@@ -32,20 +43,10 @@ def test_batched_fits_equal_one_at_a_time(seed, sizes, model, max_components):
             x = np.round(rng.normal(10, 2, n))  # ties; possibly too few distinct values
         samples.append(x)
     samples.append(samples[0].copy())  # the same values twice: fitted once
-    fresh = []
-    for x in samples:
-        try:
-            fresh.append(_fit_dict(fitting.fit_mixture(x, max_components, model)[2]))
-        except pr.DataError as exc:
-            fresh.append(str(exc))
+    fresh = _fits(samples, max_components, model)
     with pr.Workspace():
         fitting.fit_many(samples, max_components, model)
-        cached = []
-        for x in samples:
-            try:
-                cached.append(_fit_dict(fitting.fit_mixture(x, max_components, model)[2]))
-            except pr.DataError as exc:
-                cached.append(str(exc))
+        cached = _fits(samples, max_components, model)
     assert cached == fresh
 
 
