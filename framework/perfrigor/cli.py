@@ -382,25 +382,29 @@ def _input_paths(args: argparse.Namespace) -> list[str]:
 
 
 def _check_output(args: argparse.Namespace) -> None:
-    """Refuse a bad ``-o`` target before the analysis, not after it: a missing or read-only
-    folder, a directory, or one of the command's own input files (symlinks resolved)."""
+    """Refuse a bad ``-o`` target before the analysis, not after it (see :func:`_check_target`)."""
     output = getattr(args, "output", None)
-    if not output:
-        return
-    target = Path(output).resolve()
+    if output:
+        _check_target("-o", output, _input_paths(args), "the report")
+
+
+def _check_target(option: str, given: str, inputs: Sequence[str], what: str) -> None:
+    """A file the command will write: refuse, before any work, a missing or read-only folder,
+    a directory, or one of the command's own input files (symlinks resolved)."""
+    target = Path(given).resolve()
     if not target.parent.is_dir():
-        raise UsageError(f"-o {output}: cannot write: no such directory {str(Path(output).parent)!r}")
+        raise UsageError(f"{option} {given}: cannot write: no such directory {str(Path(given).parent)!r}")
     if target.is_dir():
-        raise UsageError(f"-o {output}: is a directory; give a file name")
+        raise UsageError(f"{option} {given}: is a directory; give a file name")
     if target.exists() and not target.is_file():
-        raise UsageError(f"-o {output}: not a regular file; give a file name")
+        raise UsageError(f"{option} {given}: not a regular file; give a file name")
     if not os.access(target.parent, os.W_OK | os.X_OK):
-        raise UsageError(f"-o {output}: cannot write: the folder {str(target.parent)!r} is not writable")
+        raise UsageError(f"{option} {given}: cannot write: the folder {str(target.parent)!r} is not writable")
     if target.exists() and not os.access(target, os.W_OK):
-        raise UsageError(f"-o {output}: cannot write: the file is read-only")
-    for path in _input_paths(args):
+        raise UsageError(f"{option} {given}: cannot write: the file is read-only")
+    for path in inputs:
         if Path(path).resolve() == target:
-            raise UsageError(f"-o {output}: is the input file {path}; the report would replace it")
+            raise UsageError(f"{option} {given}: is the input file {path}; {what} would replace it")
 
 
 def _render_options(args: argparse.Namespace, fmt: str) -> dict[str, Any]:
@@ -647,12 +651,10 @@ def cmd_describe(args: argparse.Namespace, stdout) -> int:
     fmt = _format(args)
     renderer = registry.renderer(fmt)
     _render_options(args, fmt)
-    if args.plot and not Path(args.plot).resolve().parent.is_dir():  # fail before the work, not after it
-        raise UsageError(f"--plot {args.plot}: no such directory {str(Path(args.plot).parent)!r}")
-    if args.plot and Path(args.plot).suffix.lower() not in PLOT_SUFFIXES:
-        raise UsageError(f"--plot {args.plot}: give a .png, .svg or .pdf file name")
-    if args.plot and Path(args.plot).resolve() == Path(args.data).resolve():
-        raise UsageError(f"--plot {args.plot}: is the input file; the picture would replace it")
+    if args.plot:  # fail before the work, not after it
+        if Path(args.plot).suffix.lower() not in PLOT_SUFFIXES:
+            raise UsageError(f"--plot {args.plot}: give a .png, .svg or .pdf file name")
+        _check_target("--plot", args.plot, _input_paths(args), "the picture")
     pipeline = _step_params(pipeline, args)
     with _executor(args) as executor:
         report = pipeline.run(*inputs, executor=executor, timeout=_timeout(args))
