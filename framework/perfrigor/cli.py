@@ -350,15 +350,8 @@ def _timeout(args: argparse.Namespace) -> float | None:
     return timeout
 
 
-def regressions(report: Report) -> list[str]:
-    """The benchmarks whose verdict is "slower"; without verdicts, every slowdown a comparison shows.
-
-    Without a verdict step, a comparison is a regression when its estimate is on the slow
-    side of "no change" (speedup < 1; probability < 0.5; gain < 0, per the comparator's
-    ``estimate_kind``) and it is significant, or when its whole interval lies on the slow
-    side. Comparisons of k > 2 systems and estimates of kind "other" are not judged.
-    """
-    return report.regressions()
+#: what --fail-on-regression fails on (kept under its earlier name): :meth:`Report.regressions`
+regressions = Report.regressions
 
 
 def _emit(text: str, args: argparse.Namespace, fmt: str, stdout) -> None:
