@@ -30,6 +30,7 @@ from .component import (
 )
 from .data import BenchmarkInfo, Sample, Suite
 from .errors import ConfigError, DataError, ExecutionError, PerfrigorError
+from .evidence import DependenceCheck, LevelStep, MatchedMode, ModeComparison, ShiftComparison
 from .hookspecs import Reader, Renderer, hookimpl
 from .keys import PairKey, pair_key
 from .pipelines import Pipeline, pipeline
@@ -91,4 +92,5 @@ __all__ = [
     "hierarchy", "progress", "hookimpl", "int_param", "pair_key", "pipeline", "random_state_param",
     "read", "Reader", "Renderer", "resampling", "stats", "units", "ReaderOption", "parse_number",
     "ReportWarning", "StepError", "StepSkip", "RatioComparison",
+    "DependenceCheck", "LevelStep", "MatchedMode", "ModeComparison", "ShiftComparison",
 ]
