@@ -28,7 +28,7 @@ from .results import Result
 
 __all__ = [
     "RankTestResult", "ShiftResult", "autoregressive_long_run_factor", "false_coverage_confidence", "hodges_lehmann",
-    "ks_two_sample", "long_run_factor",
+    "ks_two_sample", "long_run_factor", "unbiased_autocorrelation",
     "yuen_shift", "psignrank", "psmirnov", "pwilcox", "rank_sum_distribution", "signed_rank_distribution",
     "studentized_rank_shift", "wilcoxon_rank_sum", "wilcoxon_signed_rank",
 ]
@@ -551,7 +551,7 @@ def _trimmed(values: np.ndarray, trim: float) -> tuple[float, float, int]:
 
 
 def yuen_shift(x: Any, y: Any, confidence: float = 0.95, inflation: tuple[float, float] = (1.0, 1.0),
-               trim: float = 0.2, rounding: float = 0.0) -> ShiftResult:
+               trim: float = 0.2, rounding: float = 0.0, inflation_precision: float = 0.0) -> ShiftResult:
     """Difference of trimmed means of ``x`` and ``y`` with Yuen's (1974) interval and two-sided p-value.
 
     Robust to outliers like a rank test, but it keeps the size of the values: with serially
@@ -561,6 +561,7 @@ def yuen_shift(x: Any, y: Any, confidence: float = 0.95, inflation: tuple[float,
     R's ``WRS2::yuen`` for independent runs (``trim = 0``: Welch's t). ``rounding``: the grid
     step the values were recorded on (a coarse timer); its rounding variance step²/12 is added
     to each value's (Sheppard), so identical readings do not pass for noiseless ones.
+    ``inflation_precision``: the relative variance of the taus as estimated (1/df grows by half of it).
     Hand-written: scipy's ``ttest_ind(trim=)`` gives no interval, no inflation, no rounding.
     """
     from scipy import special
@@ -584,7 +585,7 @@ def yuen_shift(x: Any, y: Any, confidence: float = 0.95, inflation: tuple[float,
         return ShiftResult(estimate=estimate, ci_low=estimate, ci_high=estimate, confidence=float(confidence),
                            pvalue=1.0 if estimate == 0 else 0.0, exact=False, inflation=max(tau_x, tau_y),
                            method=f"Yuen's {trim:.0%}-trimmed means")
-    df = max(1.0, spread * spread / (dx * dx / nu_x + dy * dy / nu_y))
+    df = max(1.0, 1.0 / ((dx * dx / nu_x + dy * dy / nu_y) / (spread * spread) + inflation_precision / 2.0))
     se = math.sqrt(spread)
     quantile = float(special.stdtrit(df, 0.5 + confidence / 2))
     pvalue = float(min(1.0, 2.0 * special.stdtr(df, -abs(estimate) / se)))
@@ -724,7 +725,6 @@ def long_run_factor(autocorrelation: Any, n: int, fitted: int = 1) -> float:
         r = r[:-1]  # a window that long is not identified beside the fitted level: shorten it
     if r.size == 0 or n < 4:
         return 1.0
-    k = np.arange(1, r.size + 1)
     w = _flat_top(r.size)
     s = float((w * r).sum())
     lag_weight = _window_weight(r.size, n)
@@ -745,14 +745,23 @@ def _window_weight(lags: int, n: int) -> float:
     return float((_flat_top(lags) * (1.0 - k / n)).sum())
 
 
-def autoregressive_long_run_factor(r1: float, r2: float | None, n: int, fitted: int = 1) -> float:
+def unbiased_autocorrelation(r: Any, n: int, fitted: int = 1) -> np.ndarray:
+    """Sample autocorrelations of ``n`` runs freed of their small-sample bias, E r ~ rho - (p + 4 rho)/n
+    (Marriott & Pope 1954: 1 + 4 rho around the mean; each further fitted parameter p adds 1), inverted:
+    rho = (r + p/n) / (1 - 4/n), within [-0.95, 0.95]. Exact to first order for an AR(1); the usual
+    correction for short series (10 runs: E r_1 = 0.2 for a true 0.5)."""
+    r = np.asarray(r, dtype=float)
+    return np.clip((r + fitted / n) / (1.0 - 4.0 / n), -0.95, 0.95)
+
+
+def autoregressive_long_run_factor(r1: float, r2: float | None, n: int, fitted: int = 1,
+                                   unbiased: bool = False) -> float:
     """The long-run variance factor tau of ``n`` runs from their lag-1 and lag-2 autocorrelations,
     through an autoregression: the model-based estimate short series need.
 
     A lag window needs more lags than a short series can estimate; an AR(2) needs two. The
-    autocorrelations are first freed of their small-sample bias, E r_k ~ rho_k - (p + 4 rho_k)/n
-    with p the parameters fitted to the level before (Marriott & Pope 1954: 1 + 4 rho for the
-    mean; each further parameter adds 1), inverted: rho = (r + p/n) / (1 - 4/n). Then the
+    autocorrelations are first freed of their small-sample bias (:func:`unbiased_autocorrelation`;
+    ``unbiased``: they already are, e.g. pooled over series of different lengths). Then the
     spectral density at frequency 0 relative to the variance: (1 + rho)/(1 - rho) for an AR(1)
     (``r2`` None, or fewer than 20 runs: the lag-2 estimate is noise there); for an AR(2) fitted
     by Yule-Walker, (1 - phi1 rho1 - phi2 rho2)/(1 - phi1 - phi2)². The larger of the two, except
@@ -760,18 +769,18 @@ def autoregressive_long_run_factor(r1: float, r2: float | None, n: int, fitted: 
     the run and costs no information: its own estimate). Clipped to [1, n/2] (at least two
     effective runs).
     """
-    if n < 4:
+    if n < 5:
         return 1.0
     cap = n / 2.0
 
-    def unbiased(r: float) -> float:
-        return float(np.clip((r + fitted / n) / (1.0 - 4.0 / n), -0.95, 0.95))
+    def unbiased_(r: float) -> float:
+        return float(r) if unbiased else float(unbiased_autocorrelation(r, n, fitted))
 
-    rho1 = unbiased(r1)
+    rho1 = unbiased_(r1)
     ar1 = (1.0 + max(rho1, 0.0)) / (1.0 - max(rho1, 0.0))
     if r2 is None or n < 20:
         return float(np.clip(ar1, 1.0, cap))
-    rho2 = unbiased(r2)
+    rho2 = unbiased_(r2)
     det = 1.0 - rho1 * rho1
     phi1 = rho1 * (1.0 - rho2) / det
     phi2 = float(np.clip((rho2 - rho1 * rho1) / det, -0.98, 0.98))

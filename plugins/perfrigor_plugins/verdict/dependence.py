@@ -34,11 +34,17 @@ LAGS = 20
 
 @attrs.frozen
 class Observation:
-    """One benchmark's dependence evidence, as pooled from its two systems' checks."""
+    """One benchmark's dependence evidence, as pooled from its two systems' checks.
+
+    ``rho``: lags 1 and 2 of the autocorrelations freed of their bias, each series with its own
+    run count, averaged (weights: runs); ``acf``: the autocorrelations as measured (lags 1, 2,
+    ...: the lag window corrects them itself), averaged likewise.
+    """
 
     n: tuple[int, int]  # runs per side
-    acf: tuple[float, ...]  # the two series' rank autocorrelations (lags 1, 2, ...), averaged (weights: runs)
-    fitted: int  # parameters fitted to the level before the autocorrelations (mean, line, steps)
+    rho: tuple[float, ...]
+    acf: tuple[float, ...]
+    fitted: int  # parameters fitted to the level before the autocorrelations (1: the mean)
     own_tau: tuple[float, float]  # the checks' own long-run factors (lag windows on long series)
 
     @property
@@ -46,11 +52,12 @@ class Observation:
         return min(self.n)
 
     def to_dict(self) -> dict:
-        return {"n": list(self.n), "acf": list(self.acf), "fitted": self.fitted, "own_tau": list(self.own_tau)}
+        return {"n": list(self.n), "rho": list(self.rho), "acf": list(self.acf), "fitted": self.fitted,
+                "own_tau": list(self.own_tau)}
 
     @classmethod
     def from_dict(cls, d: dict) -> Observation:
-        return cls(tuple(d["n"]), tuple(d["acf"]), int(d["fitted"]), tuple(d["own_tau"]))
+        return cls(tuple(d["n"]), tuple(d["rho"]), tuple(d["acf"]), int(d["fitted"]), tuple(d["own_tau"]))
 
 
 @attrs.frozen
@@ -69,24 +76,33 @@ class Widening:
 NONE = Widening()
 
 
+def per_side(tau: float, obs: Observation) -> tuple[float, float]:
+    """The factor each side's variance is multiplied by: tau, and the bias of the runs' own variance under
+    dependence (its mean absorbs tau/n of it: Bartlett), (n - 1)/(n - tau)."""
+    return tuple(tau * (n - 1.0) / max(n - tau, 1.0) if tau > 1.0 else 1.0 for n in obs.n)  # type: ignore[return-value]
+
+
 def observe(checks: Sequence[pr.DependenceCheck | None]) -> Observation | None:
     """The benchmark's evidence from its systems' checks (None: too few runs, or a check missing)."""
-    usable = [c for c in checks if c is not None and c.n >= MIN_RUNS and c.autocorrelation]
+    usable = [c for c in checks if c is not None and c.n >= MIN_RUNS and len(c.autocorrelation) >= 1]
     if len(usable) != len(checks) or not usable:
         return None
     lags = min(LAGS, *(len(c.autocorrelation) for c in usable))
     weights = np.array([c.n for c in usable], dtype=float)
     acf = np.average([c.autocorrelation[:lags] for c in usable], axis=0, weights=weights)
-    return Observation(tuple(int(c.n) for c in usable), tuple(float(r) for r in acf),
+    rho = np.average([pr.stats.unbiased_autocorrelation(c.autocorrelation[:min(lags, 2)], c.n, c.fitted)
+                      for c in usable], axis=0, weights=weights)
+    return Observation(tuple(int(c.n) for c in usable), tuple(float(r) for r in rho), tuple(float(r) for r in acf),
                        max(int(c.fitted) for c in usable), tuple(float(c.tau) for c in usable))
 
 
-def tau_of(acf: Sequence[float], obs: Observation) -> float:
+def tau_of(rho: Sequence[float], acf: Sequence[float], obs: Observation) -> float:
     """The long-run factor from (shrunk) autocorrelations: an autoregression's, and from 20 runs at least a lag
     window's over a third of the runs (dependence beyond lag 2: runs grouped by invocation); for long series at
     least the checks' own (their windows reach further than the lags kept)."""
     n = obs.runs
-    tau = pr.stats.autoregressive_long_run_factor(acf[0], acf[1] if len(acf) > 1 else None, n, obs.fitted)
+    tau = pr.stats.autoregressive_long_run_factor(rho[0], rho[1] if len(rho) > 1 else None, n, obs.fitted,
+                                                  unbiased=True)
     if n >= 20:
         tau = max(tau, pr.stats.long_run_factor(np.asarray(acf)[:max(1, n // 3)], n, fitted=obs.fitted))
     if n >= 60:
@@ -104,12 +120,12 @@ def alone(obs: Observation | None) -> Widening:
     """
     if obs is None:
         return NONE
-    tau = tau_of(obs.acf, obs)
+    tau = tau_of(obs.rho, obs.acf, obs)
     n = obs.runs
     rho = min(max((tau - 1.0) / (tau + 1.0), 0.0), 0.9)  # the AR(1) correlation with this tau
     variance = (1.0 - rho * rho) / (sum(obs.n) * (1.0 - 4.0 / n) ** 2) if n > 4 else 1.0
     precision = 4.0 * variance / (1.0 - rho * rho) ** 2 * (1.0 - 1.0 / tau)
-    return Widening((tau, tau), precision)
+    return Widening(per_side(tau, obs), precision)
 
 
 def pooled(observations: Sequence[Observation | None]) -> list[Widening]:
@@ -119,30 +135,31 @@ def pooled(observations: Sequence[Observation | None]) -> list[Widening]:
     if len(usable) < SUITE_MIN:
         return out
     obs = [observations[i] for i in usable]
-    lags = min(len(o.acf) for o in obs)
-    acf = np.array([o.acf[:lags] for o in obs])
     runs = np.array([float(sum(o.n)) for o in obs])
-    shrunk = shrink(acf, runs)
+    inflation = np.array([(1.0 - 4.0 / o.runs) ** -2 for o in obs])  # the bias correction scales the noise too
+    lags = min(len(o.acf) for o in obs)
+    rho = shrink(np.array([o.rho for o in obs]), runs / inflation)
+    acf = shrink(np.array([o.acf[:lags] for o in obs]), runs)
     for j, i in enumerate(usable):
-        tau = tau_of(shrunk[j], obs[j])
-        out[i] = Widening((tau, tau), pooled=True)
+        tau = tau_of(rho[j], acf[j], obs[j])
+        out[i] = Widening(per_side(tau, obs[j]), pooled=True)
     return out
 
 
 def shrink(acf: np.ndarray, runs: np.ndarray) -> np.ndarray:
     """Each benchmark's autocorrelations shrunk toward the suite's, lag by lag.
 
-    Normal-normal empirical Bayes: r_bk ~ N(rho_bk, v_bk) with Bartlett's sampling variance
-    (1 + 2 sum_{j<k} rho_j²) / runs, rho_bk ~ N(mean_k, A_k) over the suite; A_k is the variance
-    of r_k between benchmarks less the mean sampling variance, at least 0. A benchmark's estimate
-    moves toward the pooled one by v / (A + v): all the way in a homogeneous suite, not at all
-    where the benchmarks differ more than their noise.
+    ``runs``: per benchmark, the runs its autocorrelations' sampling variance is inversely
+    proportional to. Normal-normal empirical Bayes: r_bk ~ N(rho_bk, v_bk) with Bartlett's
+    sampling variance (1 + 2 sum_{j<k} rho_j²) / runs, rho_bk ~ N(mean_k, A_k) over the suite; A_k is the variance of r_k between them less the mean sampling variance, at least
+    0. A benchmark's estimate moves toward the pooled one by v / (A + v): all the way in a
+    homogeneous suite, not at all where the benchmarks differ more than their noise.
     """
-    weight = runs / runs.sum()
-    mean = (weight[:, None] * acf).sum(axis=0)
+    w = runs / runs.sum()
+    mean = (w[:, None] * acf).sum(axis=0)
     rho2 = np.concatenate([[0.0], np.cumsum(np.square(mean))[:-1]])
     v = (1.0 + 2.0 * rho2)[None, :] / runs[:, None]
-    spread = (weight[:, None] * (acf - mean) ** 2).sum(axis=0)
-    between = np.maximum(spread - (weight[:, None] * v).sum(axis=0), 0.0)
+    spread = (w[:, None] * (acf - mean) ** 2).sum(axis=0)
+    between = np.maximum(spread - (w[:, None] * v).sum(axis=0), 0.0)
     keep = between / (between + v)
     return mean + keep * (acf - mean)

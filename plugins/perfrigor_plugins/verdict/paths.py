@@ -32,7 +32,7 @@ import perfrigor as pr
 from . import dependence
 from .evidence import Evidence, Found, dependence_of, gather
 from .rules import Answer, outcome
-from .shift import shift
+from .shift import shift, too_few_for_ranks
 
 
 @attrs.frozen
@@ -278,7 +278,7 @@ def typical(context: Context, external: Found | None) -> Path:
         path_method = external.source if external is not None else "location-shift"
         recipe = {"kind": "shift", "parts": [{**part(c.offsets, (None, None)), "statistic": res.statistic}],
                   "taus": list(w.taus), "precision": w.precision, "pool": c.observation is not None}
-    flags += _statistic_flags(res)
+    flags += _statistic_flags(res, c.old, c.new, conf)
     notes += _statistic_notes(res, c.old, c.new, conf)
     details = {"test": res.method, "pvalue": res.pvalue, "tau": list(w.taus), "df": res.df,
                "dependence": None if c.observation is None else c.observation.to_dict(),
@@ -309,9 +309,8 @@ def widened(res: pr.Comparison, tau: float) -> pr.Comparison:
     return attrs.evolve(res, ci_low=low, ci_high=high, pvalue=pvalue, significant=bool(low > 1 or high < 1))
 
 
-def _statistic_flags(res: pr.Comparison) -> list[str]:
-    stat = getattr(res, "statistic", "")
-    out = ["tiny"] if stat == "mean" else []
+def _statistic_flags(res: pr.Comparison, old: pr.Sample, new: pr.Sample, confidence: float) -> list[str]:
+    out = ["tiny"] if too_few_for_ranks(len(old), len(new), confidence) else []
     if isinstance(res.details, Mapping) and res.details.get("grid"):
         out.append("resolution")
     return out
@@ -320,7 +319,7 @@ def _statistic_flags(res: pr.Comparison) -> list[str]:
 def _statistic_notes(res: pr.Comparison, old: pr.Sample, new: pr.Sample, confidence: float) -> list[str]:
     stat = getattr(res, "statistic", "")
     notes = []
-    if stat == "mean":
+    if stat == "mean" and too_few_for_ranks(len(old), len(new), confidence):
         notes.append(f"{len(old)} and {len(new)} runs are too few for a rank test at {confidence:.0%}: compared on "
                      "the means of log times (Welch), which assume roughly normal noise; run more to be safe")
     elif stat == "trimmed mean":

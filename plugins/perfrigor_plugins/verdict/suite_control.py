@@ -41,32 +41,31 @@ def _samples(suite: pr.Suite, benchmark: str, pair: pr.PairKey, offsets: tuple[i
 
 
 def recompute(recipe: Mapping[str, Any] | None, suite: pr.Suite, benchmark: str, pair: pr.PairKey,
-              verdict: pr.Verdict, confidence: float, widening: dependence.Widening | None = None
-              ) -> Answer | None:
-    """The verdict's answer recomputed at ``confidence`` (with another widening); None when it cannot be."""
+              confidence: float) -> tuple[Answer | None, dict[str, Any] | None]:
+    """A verdict's answer recomputed from its recipe at ``confidence`` (None when it cannot be), and the recipe
+    as it now stands (a part whose statistic was "auto" records the one chosen)."""
     if recipe is None:
-        return None
+        return None, None
     if recipe["kind"] == "shift":
         offsets = _steady_offsets(recipe)
         old, new = _samples(suite, benchmark, pair, offsets)
         if recipe.get("top"):  # Kalibera & Jones: the top-level units' means
             old, new = (pr.Sample(s.top_means(), unit=s.unit, lower_is_better=s.lower_is_better) for s in (old, new))
-        taus = widening.taus if widening is not None else None
-        precision = widening.precision if widening is not None else None
-        answer, _ = paths.recompute_shift(recipe, old, new, offsets, confidence, taus, precision)
-        return answer
+        answer, results = paths.recompute_shift(recipe, old, new, offsets, confidence)
+        parts = [{**p, "statistic": r.statistic} for p, r in zip(recipe["parts"], results, strict=True)]
+        return answer, {**recipe, "parts": parts}
     if recipe["kind"] == "ratio":
         name = recipe["component"]
         registry = pr.get_registry().components
         if name not in registry or "confidence" not in registry[name].obj.param_names():
-            return None
+            return None, recipe
         old, new = _samples(suite, benchmark, pair, tuple(recipe.get("offsets", (0, 0))))
         try:
             res = pr.get(name, confidence=confidence).compare(old, new)
         except pr.DataError:
-            return None
-        return paths.answer_of(res)
-    return None
+            return None, recipe
+        return paths.answer_of(res), recipe
+    return None, recipe
 
 
 def _steady_offsets(recipe: Mapping[str, Any]) -> tuple[int, int]:
@@ -94,8 +93,9 @@ def revise(step: VerdictStep, suite: pr.Suite, verdicts: Mapping[str, pr.Verdict
     """Every verdict of the suite, revised (see the module docstring); ``pairs``: each one's systems."""
     answers: dict[str, Answer | None] = {}
     widenings: dict[str, dependence.Widening] = {}
+    recipes: dict[str, dict] = {}
     if step.dependence == "suite":
-        widenings, answers = _pool(suite, verdicts, pairs, step.confidence)
+        widenings, answers, recipes = _pool(suite, verdicts, pairs, step.confidence)
     names = list(verdicts)
     pvalues = []
     for b in names:
@@ -109,11 +109,11 @@ def revise(step: VerdictStep, suite: pr.Suite, verdicts: Mapping[str, pr.Verdict
     out = {}
     for b, p_raw, p_adj in zip(names, pvalues, adjusted, strict=True):
         v = verdicts[b]
-        recipe = v.details.get("recipe")
+        recipe = recipes.get(b, v.details.get("recipe"))
         pooled = answers.get(b)
         base = pooled if pooled is not None else _answer(v)
         if level < step.confidence - 1e-12:
-            at_level = recompute(recipe, suite, b, pairs[b], v, level, widenings.get(b))
+            at_level, _ = recompute(recipe, suite, b, pairs[b], level)
             interval_kind = "recomputed" if at_level is not None else "rescaled"
             if at_level is None:
                 at_level = rescaled(attrs.evolve(v, speedup=base.speedup, ci_low=base.ci_low, ci_high=base.ci_high),
@@ -122,7 +122,7 @@ def revise(step: VerdictStep, suite: pr.Suite, verdicts: Mapping[str, pr.Verdict
             at_level, interval_kind = base, "recomputed"
         control = {"method": method, "benchmarks": m, "pvalue": p_adj, "level": alpha, "interval_level": level,
                    "interval": interval_kind, "found": found}
-        out[b] = _rebuilt(step, v, base, at_level, p_raw, p_adj < alpha, control, widenings.get(b))
+        out[b] = _rebuilt(step, v, base, at_level, p_raw, p_adj < alpha, control, widenings.get(b), recipe)
     return out
 
 
@@ -138,26 +138,33 @@ def _level_text(confidence: float, control: Mapping[str, Any]) -> str | None:
 
 
 def _pool(suite: pr.Suite, verdicts: Mapping[str, pr.Verdict], pairs: Mapping[str, pr.PairKey], confidence: float
-          ) -> tuple[dict[str, dependence.Widening], dict[str, Answer]]:
-    """Every poolable verdict's widening with the suite's evidence, and its answer recomputed with it."""
+          ) -> tuple[dict[str, dependence.Widening], dict[str, Answer], dict[str, dict]]:
+    """Every poolable verdict's widening with the suite's evidence, its answer recomputed with it (the statistic
+    chosen anew: with less widening the ranks may reach the level where they could not), and its new recipe."""
     poolable = {b: v for b, v in verdicts.items()
                 if (v.details.get("recipe") or {}).get("pool") and v.details.get("dependence")}
     if not poolable:
-        return {}, {}
+        return {}, {}, {}
     names = list(poolable)
     observations = [dependence.Observation.from_dict(poolable[b].details["dependence"]) for b in names]
     widenings = dict(zip(names, dependence.pooled(observations), strict=True))
-    answers = {}
+    answers, recipes = {}, {}
     for b in names:
-        answers[b] = recompute(poolable[b].details["recipe"], suite, b, pairs[b], poolable[b], confidence,
-                               widenings[b])
-    return widenings, answers
+        old = poolable[b].details["recipe"]
+        w = widenings[b]
+        fresh = {**old, "taus": list(w.taus), "precision": w.precision,
+                 "parts": [{**p, "statistic": "auto"} for p in old["parts"]]}
+        answers[b], recipes[b] = recompute(fresh, suite, b, pairs[b], confidence)
+    return widenings, answers, recipes
 
 
 def _rebuilt(step: VerdictStep, v: pr.Verdict, base: Answer, at_level: Answer, p_raw: float, found: bool,
-             control: dict, widening: dependence.Widening | None) -> pr.Verdict:
+             control: dict, widening: dependence.Widening | None, recipe: dict | None) -> pr.Verdict:
     """The verdict with its pooled answer, its suite decision and its interval at the suite's level."""
     details = dict(v.details)
+    details["recipe"] = recipe
+    if widening is not None and recipe is not None and len(recipe["parts"]) == 1:  # the typical run, chosen anew
+        details["statistic"] = recipe["parts"][0]["statistic"]
     notes = list(details.get("notes", []))
     if widening is not None:
         notes = [n for n in notes if not n.startswith(paths.WIDENING_NOTE)]
