@@ -63,7 +63,7 @@ class SeriesCheck(pr.DependenceCheck):
     n_eff: float | None = None
     trend: float | None = None
     trend_pvalue: float | None = None
-    confidence: float = 0.9
+    confidence: float = 0.95
     relevance: float = 0.01
     levels_move: bool = False  # the level moves more than once: groups of runs (invocations?), counted as dependence
 
@@ -216,15 +216,17 @@ def bandwidth(acf: np.ndarray, n: int) -> int:
 class Independence(pr.Estimator):
     """Are the runs independent? Run-order trend, steps, autocorrelation, long-run factor, effective size.
 
-    ``confidence``: level of the checks (0.9: a dependence or a drift is significant when p < 0.1);
-    ``relevance``: the smallest drift or step of the level, relative, that is worth a warning (0.01:
-    below 1% of the level a significant drift is reported but not flagged).
+    ``confidence``: level of the checks (0.95: a dependence or a drift is significant when p < 0.05;
+    a flag is a warning, and a warning on clean runs is a false alarm; how much an interval is
+    widened does not depend on it); ``relevance``: the smallest drift or step of the level,
+    relative, that is worth a warning (0.01: below 1% of the level a significant drift is
+    reported but not flagged).
     """
 
     name: ClassVar[str] = "independence"
-    confidence: float = pr.confidence_param(0.9,
-                                            help="level of the checks (0.9: a dependence or drift is significant "
-                                                 "when p < 0.1)")
+    confidence: float = pr.confidence_param(0.95,
+                                            help="level of the checks (0.95: a dependence or drift is significant "
+                                                 "when p < 0.05)")
     relevance: float = pr.float_param(0.01, minimum=0.0, maximum=1.0,
                                       help="the smallest drift or step of the level (relative) worth a warning")
 

@@ -167,19 +167,21 @@ def top_level(old: pr.Sample, new: pr.Sample, ev: Evidence, settings: Settings) 
 
     Welch's test on the logs of the top-level means (the geometric-mean ratio of the units'
     means, Welch-Satterthwaite degrees of freedom: calibrated where the paper's n - 1 is
-    conservative), widened for dependence between the units when they are many enough to check.
+    conservative). The units are independent processes by design: their serial dependence,
+    when the check finds it, is said, not widened for (as Welch on fork means, which this is).
     """
     flags, notes = ["hierarchical"], hierarchical_notes(old, ev)
-    flags += [f for f in ("dependence", "trend") if any(f in n for n in notes)]
     tops = [c.top if c is not None else None for c in ev.checks()]
-    widening = dependence.alone(dependence.observe(tops))
+    flags += (["dependence"] if any(t is not None and t.dependent for t in tops) else []) + \
+        (["trend"] if any(t is not None and t.trending for t in tops) else [])
+    widening = dependence.NONE
     a, b = (pr.Sample(s.top_means(), unit=s.unit, lower_is_better=s.lower_is_better) for s in (old, new))
     if min(len(a), len(b)) < 2:
         return Path("location-shift", Answer(None, None, None, None), f"{old.levels[0]} mean", None, None,
                     tuple(flags), tuple(notes), unclear=f"Kalibera & Jones' comparison needs at least 2 "
                                                         f"{old.levels[0]}s per system")
-    res = shift(a, b, settings.confidence, widening.taus, widening.precision, statistic="mean")
-    recipe = {"kind": "shift", "top": True, "parts": [{**part((0, 0), (None, None)), "statistic": "mean"}],
+    res = shift(a, b, settings.confidence, widening.taus, widening.precision, statistic="geometric mean")
+    recipe = {"kind": "shift", "top": True, "parts": [{**part((0, 0), (None, None)), "statistic": "geometric mean"}],
               "taus": list(widening.taus), "precision": widening.precision, "pool": False}
     return Path("location-shift", answer_of(res), f"mean of {len(a)} {old.levels[0]}s", float(np.mean(a.flat)),
                 float(np.mean(b.flat)), tuple(dict.fromkeys(flags)), tuple(notes), recipe=recipe,
@@ -319,7 +321,7 @@ def _statistic_flags(res: pr.Comparison, old: pr.Sample, new: pr.Sample, confide
 def _statistic_notes(res: pr.Comparison, old: pr.Sample, new: pr.Sample, confidence: float) -> list[str]:
     stat = getattr(res, "statistic", "")
     notes = []
-    if stat == "mean" and too_few_for_ranks(len(old), len(new), confidence):
+    if stat == "geometric mean" and too_few_for_ranks(len(old), len(new), confidence):
         notes.append(f"{len(old)} and {len(new)} runs are too few for a rank test at {confidence:.0%}: compared on "
                      "the means of log times (Welch), which assume roughly normal noise; run more to be safe")
     elif stat == "trimmed mean":
@@ -345,14 +347,22 @@ def segments(context: Context, checks: tuple[pr.DependenceCheck | None, pr.Depen
         cuts = [s.run for s in (check.steps if check is not None else ())]  # in the steady runs' order
         edges = [0, *cuts, len(sample)]
         bounds.append([(a + offset, b + offset) for a, b in zip(edges[:-1], edges[1:], strict=True)])
-    parts = [{"baseline": [a0, a1, None], "candidate": [b0, b1, None]} for a0, a1 in bounds[0] for b0, b1 in bounds[1]]
+    parts = []
+    for (a0, a1), (b0, b1) in ((a, b) for a in bounds[0] for b in bounds[1]):
+        p = {"baseline": [a0, a1, None], "candidate": [b0, b1, None]}
+        x, y = _sliced(c.old, a0 - c.offsets[0], a1 - c.offsets[0]), _sliced(c.new, b0 - c.offsets[1], b1 - c.offsets[1])
+        # within a level the runs' own dependence (the step inflates that of the whole series); a segment too
+        # short to check keeps the whole series' widening, which errs on the safe side
+        obs = dependence.observe([dependence_of(x), dependence_of(y)]) if min(len(x), len(y)) >= 10 else None
+        w = dependence.alone(obs) if obs is not None else c.widening
+        parts.append({**p, "taus": list(w.taus), "precision": w.precision})
     recipe = {"kind": "shift", "parts": parts, "taus": list(c.widening.taus), "precision": c.widening.precision,
               "pool": False}
     answer, results = recompute_shift(recipe, c.old, c.new, c.offsets, c.settings.confidence)
     for p, r in zip(parts, results, strict=True):
         p["statistic"] = r.statistic
     levels = "; ".join(f"{_seg(p)}: {_said(r)}" for p, r in zip(parts, results, strict=True))
-    notes = [*c.notes, f"compared level by level ({levels})"]
+    notes = [n for n in c.notes if not n.startswith(WIDENING_NOTE)] + [f"compared level by level ({levels})"]
     path = Path("location-shift", answer, "median", float(np.median(c.old.flat)), float(np.median(c.new.flat)),
                 tuple(dict.fromkeys(c.flags)), tuple(notes), recipe=recipe,
                 details={"test": results[0].method, "pvalue": answer.pvalue, "tau": list(c.widening.taus),
@@ -391,18 +401,19 @@ def hull(results: list[pr.Comparison]) -> Answer:
 def recompute_shift(recipe: Mapping[str, Any], old: pr.Sample, new: pr.Sample, offsets: tuple[int, int],
                     confidence: float, taus: tuple[float, float] | None = None, precision: float | None = None
                     ) -> tuple[Answer, list[pr.ShiftComparison]]:
-    """A shift recipe's answer at ``confidence`` (with other taus when given), from the systems' samples.
+    """A shift recipe's answer at ``confidence`` (with other taus when given; else each part's, else the
+    recipe's), from the systems' samples.
 
     ``old``/``new`` are the samples the recipe's run indices refer to (offsets already applied:
     ``offsets`` leading runs removed)."""
-    taus = tuple(recipe["taus"]) if taus is None else taus
-    precision = recipe["precision"] if precision is None else precision
     results = []
     for p in recipe["parts"]:
         (b0, b1, bw), (c0, c1, cw) = p["baseline"], p["candidate"]
         x = _sliced(old, b0 - offsets[0], None if b1 is None else b1 - offsets[0], bw)
         y = _sliced(new, c0 - offsets[1], None if c1 is None else c1 - offsets[1], cw)
-        results.append(shift(x, y, confidence, taus, precision, p.get("statistic", "auto")))
+        t = tuple(p.get("taus", recipe["taus"])) if taus is None else taus
+        e = p.get("precision", recipe["precision"]) if precision is None else precision
+        results.append(shift(x, y, confidence, t, e, p.get("statistic", "auto")))
     if len(results) == 1:
         return answer_of(results[0]), results
     return hull(results), results

@@ -60,7 +60,7 @@ def answer_reason(path: Path, outcome: str, threshold: float, confidence: float,
     at = level or f"{confidence:.0%}"
     p = f" (p = {a.pvalue:.2g})" if a.pvalue is not None else ""
     if outcome in (FASTER, SLOWER):
-        what = {"median": "typical run", "mean": "geometric mean"}.get(path.statistic, path.statistic)
+        what = "typical run" if path.statistic == "median" else path.statistic
         return f"{what} {pct(a.speedup)}{p}"
     if outcome == SAME:
         return f"within ±{threshold:.3g}: {between(a.ci_low, a.ci_high)} at {at}".replace(

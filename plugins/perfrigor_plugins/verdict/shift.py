@@ -89,14 +89,14 @@ def shift(old: pr.Sample, new: pr.Sample, confidence: float, taus: tuple[float, 
     interval excludes 1); ``taus``: long-run variance factors of the two series, ``precision`` their
     relative variance as estimated (see ``pr.stats.studentized_rank_shift``); ``statistic``: "auto" (the
     choice of the module docstring), or the one a recomputation at another level keeps ("median",
-    "trimmed mean", "mean"), so that the answers at all levels are one family of intervals."""
+    "trimmed mean", "geometric mean"), so that the answers at all levels are one family of intervals."""
     raw_x, raw_y = old.flat, new.flat
     x, y = np.log(raw_x), np.log(raw_y)
     grid = resolution(np.concatenate([raw_x, raw_y]))
     step = math.log1p(grid / 2) if grid else 0.0
     if statistic == "auto" and (too_few_for_ranks(x.size, y.size, confidence) or tail_weight(x, y) <= LIGHT_TAILS):
-        statistic = "mean"
-    if statistic == "mean":
+        statistic = "geometric mean"
+    if statistic == "geometric mean":
         res = pr.stats.yuen_shift(x, y, confidence, inflation=taus, trim=0.0, rounding=grid or 0.0,
                                   inflation_precision=precision)
     elif statistic == "trimmed mean":
@@ -164,7 +164,7 @@ def ranks_and_magnitudes(x: np.ndarray, y: np.ndarray, confidence: float, taus: 
 
 def _centre(values: np.ndarray, statistic: str) -> float:
     """The central value a statistic compares: the geometric mean for means of logs, else the median."""
-    return float(np.exp(np.mean(np.log(values)))) if statistic == "mean" else float(np.median(values))
+    return float(np.exp(np.mean(np.log(values)))) if statistic == "geometric mean" else float(np.median(values))
 
 
 @attrs.define(repr=False)

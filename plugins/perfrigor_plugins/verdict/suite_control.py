@@ -112,7 +112,7 @@ def revise(step: VerdictStep, suite: pr.Suite, verdicts: Mapping[str, pr.Verdict
         recipe = recipes.get(b, v.details.get("recipe"))
         pooled = answers.get(b)
         base = pooled if pooled is not None else _answer(v)
-        if level < step.confidence - 1e-12:
+        if abs(level - step.confidence) > 1e-12:
             at_level, _ = recompute(recipe, suite, b, pairs[b], level)
             interval_kind = "recomputed" if at_level is not None else "rescaled"
             if at_level is None:
@@ -132,7 +132,7 @@ def _answer(v: pr.Verdict) -> Answer:
 
 def _level_text(confidence: float, control: Mapping[str, Any]) -> str | None:
     """How the reasons name an interval at the suite's level: "95% over the 14 benchmarks (99.6% each)"."""
-    if control["method"] == "none" or control["interval_level"] >= confidence - 1e-12:
+    if control["method"] == "none" or abs(control["interval_level"] - confidence) <= 1e-12:
         return None
     return f"{confidence:.0%} over the {control['benchmarks']} benchmarks ({control['interval_level']:.3%} each)"
 
