@@ -114,7 +114,18 @@ def _legend(report, statistics: Mapping[str, list[str]]) -> str:
     else:
         how = "change: of each metric (times: negative = faster; throughputs: positive = better)"
     return (f"baseline {report.baseline}, candidate {report.candidate}: the {common} each verdict compared"
-            + (f" ({others})" if others else "") + f"; {how}.")
+            + (f" ({others})" if others else "") + f"; {how}" + _adjusted(report) + ".")
+
+
+def _adjusted(report) -> str:
+    """The intervals' level when the suite's decisions adjusted them (they then agree with the verdicts)."""
+    control = next((v.details.get("suite_control") for v in report.verdicts.values()
+                    if isinstance(v.details.get("suite_control"), Mapping)), None)
+    if not control or control.get("method") == "none" or "interval_level" not in control:
+        return ""
+    what = "false coverage rate" if control["method"] == "benjamini-hochberg" else "family-wise"
+    return (f"; intervals adjusted for the {control['benchmarks']} benchmarks ({what}: each at "
+            f"{control['interval_level']:.2%}), so that each excludes no change exactly where a change is claimed")
 
 
 def _names(names: list[str], limit: int = 6) -> str:

@@ -69,7 +69,7 @@ def suite_verdict(verdicts: Mapping[str, pr.Verdict], confidence: float, previou
             what = ("false coverage rate" if control["method"] == "benjamini-hochberg" else "Holm's last step")
             reasons.append(f"changes decided over the {control['benchmarks']} benchmarks together: "
                            f"{NAMES[control['method']]} at {control['level']:.3g}; intervals adjusted to agree "
-                           f"({what}: {level:.3%} each)"
+                           f"({what}: {level:.2%} each)"
                            + (f"; not significant over the suite: {', '.join(dropped)}" if dropped else ""))
         details["suite_control"] = {"method": control["method"], "level": control["level"],
                                     "benchmarks": control["benchmarks"], "not_significant_over_suite": list(dropped),
