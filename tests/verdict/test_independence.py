@@ -7,7 +7,12 @@ import perfrigor as pr
 import pytest
 import scipy.stats as sps
 from perfrigor.simulate import ar1
-from perfrigor_plugins.independence.serial import autocorrelation, lag1_pvalue, level_step, mann_kendall
+from perfrigor_plugins.independence.serial import (
+    autocorrelation,
+    lag1_pvalue,
+    level_step,
+    mann_kendall,
+)
 
 
 def test_independent_runs_are_not_flagged():
