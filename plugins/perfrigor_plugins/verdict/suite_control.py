@@ -131,10 +131,11 @@ def _answer(v: pr.Verdict) -> Answer:
 
 
 def _level_text(confidence: float, control: Mapping[str, Any]) -> str | None:
-    """How the reasons name an interval at the suite's level: "95% over the 14 benchmarks (99.6% each)"."""
+    """How the reasons name an interval at the suite's level: "95% over the 14 benchmarks" (the report's legend
+    and ``details["suite_control"]["interval_level"]`` give each interval's own level)."""
     if control["method"] == "none" or abs(control["interval_level"] - confidence) <= 1e-12:
         return None
-    return f"{confidence:.0%} over the {control['benchmarks']} benchmarks ({control['interval_level']:.2%} each)"
+    return f"{confidence:.0%} over the {control['benchmarks']} benchmarks"
 
 
 def _pool(suite: pr.Suite, verdicts: Mapping[str, pr.Verdict], pairs: Mapping[str, pr.PairKey], confidence: float
