@@ -47,8 +47,10 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures as cf
+import json
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import perfrigor as pr
@@ -112,7 +114,8 @@ def run(models: list[str], replicates: int, power: float, seed: int, executor,
             plain_aa = plain_tests(noise, size, 1.0, replicates, seed)
             plain_power = plain_tests(noise, size, power, replicates, seed + 1)
             for step, rates in aa.items():
-                if set(rates.counts) <= {"unclear"} and set(faster[step].counts) <= {"unclear"}:
+                if (step not in (ALONE, POOLED) and set(rates.counts) <= {"unclear"}
+                        and set(faster[step].counts) <= {"unclear"}):
                     continue  # a step that never concludes has no false alarms to show
                 rows.append({"model": name, "size": size, "step": step, "alarm": rates.alarm,
                              "power": faster[step].faster if step in faster else None,
@@ -159,7 +162,9 @@ def render(rows: list[dict], replicates: int, power: float, markdown: bool, step
         body = []
         for s in summary_rows(rows, replicates):
             a, p, best, plain = s["alone"], s["pooled"], s["best"], s["plain"]
-            wrong = sum(x["wrong"] or 0 for x in (a, p) if x)
+            if a is None or p is None:
+                continue
+            wrong = sum(x["wrong"] or 0 for x in (a, p))
             cells = [s["model"], str(s["size"]), rate(a["alarm"]), rate(a["power"]), rate(p["alarm"]),
                      rate(p["power"]) + (f" ({wrong} wrong-way)" if wrong else ""),
                      "none calibrated" if best is None else f"{best['step']} ({best['alarm']:.1%}): "
@@ -336,6 +341,8 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--sizes", default="", help="only these sizes, e.g. 10,30 (default: every model's)")
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--save", default="", help="also write the rows as JSON to this file")
+    ap.add_argument("--load", default="", help="render the rows of a --save file instead of simulating")
     args = ap.parse_args()
     models = [m.strip() for m in args.models.split(",") if m.strip()]
     if args.flags:
@@ -355,10 +362,15 @@ def main() -> int:
         return 1 if bad else 0
     try:
         sizes = {int(x) for x in args.sizes.split(",") if x.strip()}
-        rows = run(models or list(simulate.names()), args.replicates, args.power, args.seed, pool, sizes)
+        if args.load:
+            rows = json.loads(Path(args.load).read_text(encoding="utf-8"))
+        else:
+            rows = run(models or list(simulate.names()), args.replicates, args.power, args.seed, pool, sizes)
     finally:
         if pool is not None:
             pool.shutdown()
+    if args.save:
+        Path(args.save).write_text(json.dumps(rows), encoding="utf-8")
     print(render(rows, args.replicates, args.power, args.markdown))
     if args.steps:
         print()

@@ -14,7 +14,7 @@ import perfrigor as pr
 import pytest
 from perfrigor import simulate
 
-REPLICATES = 160
+REPLICATES = 120
 #: the noise models at the size where each is hardest for the verdict (judged alone)
 CASES = [("iid-normal", 30), ("log-normal", 10), ("outliers", 30), ("heavy-tails", 10), ("hierarchical", 5),
          ("undeclared-hierarchy", 30), ("session-modes", 100), ("three-modes", 30), ("ar1", 10), ("ar1-drift", 30),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
@@ -23,6 +24,8 @@ def pct(speedup: float) -> str:
     A factor rather than a percentage: the report's change column gives the metric's relative
     change (time -5.8% for 1.061x faster), and two percentages of different bases side by side mislead.
     """
+    if speedup == math.inf:  # an interval's end at a level near 1 on very few degrees of freedom
+        return "any factor faster"
     if speedup >= 1.0:
         return f"{_num(speedup)}x faster"
     if speedup <= 0.0:  # an interval's end at confidence near 1 (e.g. 1 - 1e-16): no bound on the slowdown

@@ -56,7 +56,8 @@ def speedup_from_shift(shift: float | None, lower_is_better: bool) -> float | No
     """Speedup from a shift of log values baseline - candidate (times: old/new; rates: new/old)."""
     if shift is None:
         return None
-    return math.exp(shift if lower_is_better else -shift)
+    power = shift if lower_is_better else -shift
+    return math.exp(power) if power < 700.0 else math.inf  # an interval at a level near 1 on 1 df: unbounded
 
 
 def interval_from_shift(low: float | None, high: float | None, lower_is_better: bool

@@ -31,6 +31,7 @@ from .rules import FASTER, SAME, SLOWER, UNCLEAR, Answer, band, outcome
 if TYPE_CHECKING:
     from .component import VerdictStep
 
+
 def _samples(suite: pr.Suite, benchmark: str, pair: pr.PairKey, offsets: tuple[int, int]
              ) -> tuple[pr.Sample, pr.Sample]:
     """The steady runs a verdict compared (its offsets: warm-up left out)."""
