@@ -15,6 +15,7 @@ from .component import (
     BenchmarkJob,
     Comparator,
     Component,
+    Detector,
     Estimator,
     ParamInfo,
     Previous,
@@ -30,6 +31,7 @@ from .component import (
 )
 from .data import BenchmarkInfo, Sample, Suite
 from .errors import ConfigError, DataError, ExecutionError, PerfrigorError
+from .histories import BenchmarkHistory, History, as_history
 from .hookspecs import Reader, Renderer, hookimpl
 from .keys import PairKey, pair_key
 from .pipelines import Pipeline, pipeline
@@ -57,7 +59,7 @@ from .workspace import Workspace, current_workspace
 
 #: submodules of the public API imported on first use (``pr.stats`` needs scipy): start-up
 #: (``perfrigor --help``, ``perfrigor list``) pays only for what it uses
-LAZY_SUBMODULES = ("hierarchy", "resampling", "stats")
+LAZY_SUBMODULES = ("changepoints", "hierarchy", "resampling", "stats")
 
 
 def _version() -> str:
@@ -89,6 +91,7 @@ __all__ = [
     "SuiteVerdict", "Test", "TestResult", "Verdict", "__version__", "as_sample", "as_sample_mapping", "check_random_state",
     "choice_param", "components", "conclusion", "confidence_param", "display", "drawing", "float_param", "get",
     "hierarchy", "progress", "hookimpl", "int_param", "pair_key", "pipeline", "random_state_param",
-    "read", "Reader", "Renderer", "resampling", "stats", "units", "ReaderOption", "parse_number",
-    "ReportWarning", "StepError", "StepSkip", "RatioComparison",
+    "read", "Reader", "Renderer", "resampling", "stats", "changepoints", "units", "ReaderOption", "parse_number",
+    "ReportWarning", "StepError", "StepSkip", "RatioComparison", "Detector", "History", "BenchmarkHistory",
+    "as_history",
 ]

@@ -26,7 +26,8 @@ from typing import Any
 import attrs
 import numpy as np
 
-__all__ = ["Density", "Interval", "Layer", "LevelVariances", "Marks", "RunOrderLine", "layers"]
+__all__ = ["Density", "Interval", "Layer", "LevelVariances", "Marks", "RunOrderLine", "RunOrderMarks", "RunOrderSpans",
+           "layers"]
 
 Curve = Callable[[np.ndarray], np.ndarray]
 
@@ -88,8 +89,27 @@ class RunOrderLine:
     label: str
 
 
-Layer = Density | Marks | Interval | LevelVariances | RunOrderLine
-LAYER_TYPES = (Density, Marks, Interval, LevelVariances, RunOrderLine)
+@attrs.frozen
+class RunOrderSpans:
+    """Ranges of run order ``[start, end)`` (indices of the flattened sample) to shade, e.g. a
+    warm-up; ``hatched`` for ranges that are worse than shaded (e.g. no steady state)."""
+
+    spans: tuple[tuple[int, int], ...] = attrs.field(converter=lambda v: tuple((int(a), int(b)) for a, b in v))
+    label: str
+    hatched: bool = False
+
+
+@attrs.frozen
+class RunOrderMarks:
+    """Positions in run order to mark with a vertical line (e.g. where a steady state starts)."""
+
+    at: tuple[int, ...] = attrs.field(converter=lambda v: tuple(int(a) for a in v))
+    label: str
+
+
+Layer = Density | Marks | Interval | LevelVariances | RunOrderLine | RunOrderSpans | RunOrderMarks
+LAYER_TYPES = (Density, Marks, Interval, LevelVariances, RunOrderLine, RunOrderSpans, RunOrderMarks)
+RUN_ORDER_TYPES = (RunOrderLine, RunOrderSpans, RunOrderMarks)
 
 
 def layers(result: Any, sample: Any) -> list[Layer]:
@@ -105,5 +125,6 @@ def layers(result: Any, sample: Any) -> list[Layer]:
     bad = [type(x).__name__ for x in found if not isinstance(x, LAYER_TYPES)]
     if bad:
         raise TypeError(f"{type(result).__name__}.plot_layers returned {', '.join(bad)}: expected layers of "
-                        "perfrigor.drawing (Density, Marks, Interval, LevelVariances, RunOrderLine)")
+                        "perfrigor.drawing (Density, Marks, Interval, LevelVariances, RunOrderLine, RunOrderSpans, "
+                        "RunOrderMarks)")
     return list(found)

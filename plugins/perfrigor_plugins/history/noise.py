@@ -1,0 +1,143 @@
+"""One benchmark's history as the detector models it: a level per commit and its noise.
+
+Each commit's level is the mean of the logs of its replication units (runs, or forks' means): a
+change is multiplicative, so a 5% step is the same on a fast and a slow benchmark. Its variance
+has two parts, both estimated from the data:
+
+- within a commit: ``s_w^2 / r_c`` (``s_w^2`` pooled over the commits' units, ``r_c`` units);
+- between commits: ``sigma_b^2``, an AR(1) process with coefficient ``phi`` (the machine, the build,
+  the runner drift from one commit to the next; asv models this too).
+
+``sigma_b^2`` and ``phi`` come from the first differences of the commit levels, which a step
+changes at one commit only, with robust (median absolute deviation) scales: for AR(1) noise
+``var(d) = 2 sigma_b^2 (1 - phi) + 2 v`` and ``cov(d_t, d_t-1) = -sigma_b^2 (1 - phi)^2 - v``, with
+``v`` the mean within-commit variance. A commit that stands out of its neighbours (running median
+of 5) by more than ``SPIKE`` standard deviations on both sides is damped to the median: one
+spike is not a change (the complaint against Otava and asv).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import attrs
+import numpy as np
+import perfrigor as pr
+
+#: a commit beyond this many standard deviations from both neighbours' running median is a spike
+SPIKE = 5.0
+#: the largest serial dependence between commits the model accepts
+MAX_PHI = 0.9
+MAD = 1.482602218505602  # 1 / Phi^-1(3/4): the MAD of a Gaussian as its standard deviation
+
+
+@attrs.frozen(eq=False)
+class Levels:
+    """A benchmark's commits (indices into the history), their levels (mean log), the variance of
+    each level, the serial dependence and the commits damped as spikes."""
+
+    commits: np.ndarray
+    level: np.ndarray
+    raw: np.ndarray
+    variance: np.ndarray
+    units: np.ndarray
+    within: float
+    between: float
+    phi: float
+    damped: np.ndarray
+    spread: np.ndarray
+
+    @property
+    def inflation(self) -> float:
+        """How much serial dependence widens the variance of a mean of many commits (long-run over
+        marginal variance, averaged over the within and between parts)."""
+        v = float(np.mean(self.variance))
+        if v <= 0:
+            return 1.0
+        longrun = self.between * (1 + self.phi) / (1 - self.phi) + (v - self.between)
+        return max(1.0, longrun / v)
+
+    @property
+    def weights(self) -> np.ndarray:
+        return 1.0 / self.variance
+
+    def noise(self) -> dict[str, Any]:
+        return {"within_sd": math.sqrt(self.within), "between_sd": math.sqrt(self.between), "phi": self.phi,
+                "inflation": self.inflation}
+
+
+def _robust_scale(x: np.ndarray) -> float:
+    if x.size == 0:
+        return 0.0
+    return float(MAD * np.median(np.abs(x - np.median(x))))
+
+
+def levels(b: pr.BenchmarkHistory, robust: bool = True, dependence: bool = True) -> Levels:
+    """The levels and noise model of one benchmark (values must be positive: their logs are used)."""
+    if np.any(b.values <= 0):
+        raise pr.DataError(f"benchmark {b.name!r}: {int(np.sum(b.values <= 0))} value(s) <= 0: a history is "
+                           "analysed on the log scale (times, rates)")
+    unit_commit, unit_mean = b.units()
+    logs = np.log(unit_mean)
+    commits, inverse, counts = np.unique(unit_commit, return_inverse=True, return_counts=True)
+    sums = np.bincount(inverse, weights=logs)
+    level = sums / counts
+    resid = logs - level[inverse]
+    dof = int(np.sum(counts - 1))
+    within = float(np.sum(resid * resid) / dof) if dof > 0 else 0.0
+    per_commit_within = within / counts
+    sd_units = np.sqrt(np.bincount(inverse, weights=resid * resid) / np.maximum(counts - 1, 1))
+    v = float(np.mean(per_commit_within)) if dof > 0 else 0.0
+    d = np.diff(level)
+    between, phi = _between(d, v, dependence)
+    variance = between + per_commit_within
+    floor = max(1e-12, 1e-6 * float(np.median(variance)) if np.any(variance > 0) else 1e-12)
+    variance = np.maximum(variance, floor)
+    raw = level.copy()
+    damped = _spikes(level, variance) if robust else np.zeros(0, dtype=np.int64)
+    if damped.size:
+        level = level.copy()
+        level[damped] = _running_median(raw)[damped]
+    spread = np.where(counts > 1, sd_units, 0.0)
+    return Levels(commits, level, raw, variance, counts, within, between, phi, damped, spread)
+
+
+def _between(d: np.ndarray, v: float, dependence: bool) -> tuple[float, float]:
+    """``(sigma_b^2, phi)`` from the differences of the commit levels (robust moments)."""
+    if d.size < 3:
+        return (float(np.var(d) / 2) if d.size else 0.0), 0.0
+    s0 = _robust_scale(d) ** 2
+    A = s0 / 2 - v  # sigma_b^2 (1 - phi)
+    if A <= 0:
+        return 0.0, 0.0
+    if not dependence or d.size < 8:
+        return A, 0.0
+    u, w = d[1:] + d[:-1], d[1:] - d[:-1]
+    su, sw = _robust_scale(u) ** 2, _robust_scale(w) ** 2
+    rho = (su - sw) / (su + sw) if su + sw > 0 else 0.0
+    B = -rho * s0 - v  # sigma_b^2 (1 - phi)^2
+    if B <= 0:
+        return A, 0.0
+    phi = min(MAX_PHI, max(0.0, 1.0 - B / A))
+    return A / (1.0 - phi), phi
+
+
+def _running_median(x: np.ndarray, half: int = 2) -> np.ndarray:
+    n = x.size
+    if n < 2 * half + 1:
+        return np.full(n, np.median(x)) if n else x
+    pad = np.pad(x, half, mode="edge")
+    return np.median(np.lib.stride_tricks.sliding_window_view(pad, 2 * half + 1), axis=1)
+
+
+def _spikes(level: np.ndarray, variance: np.ndarray, half: int = 2) -> np.ndarray:
+    """Commits (not among the last ``half``: those may start a change) far from the running median of
+    their neighbourhood, in both directions' terms: a one- or two-commit excursion."""
+    n = level.size
+    if n < 2 * half + 3:
+        return np.zeros(0, dtype=np.int64)
+    med = _running_median(level, half)
+    z = np.abs(level - med) / np.sqrt(variance)
+    z[n - half:] = 0.0
+    return np.flatnonzero(z > SPIKE)

@@ -1,0 +1,167 @@
+"""One series of iterations: its outliers, segments, classification and steady level.
+
+The procedure of Barrett et al. (OOPSLA 2017, as their ``warmup_stats`` codes it), with three
+changes, each for a stated reason:
+
+1. Outliers (a value beyond the median ± 3 × (90th − 10th percentile) of the 200 values around
+   it, their Tukey-style rule) are left out of the segmentation, as theirs are.
+2. Segments: PELT on the Normal mean-and-variance cost (R ``cpt.meanvar``), penalty
+   ``penalty_factor × log n`` with the factor **calibrated by simulation** (``calibration.py``)
+   instead of their fixed 15, so a change-free series shows a false change in at most 5% of cases
+   under realistic noise.
+3. Relevance and recurrence: two segments are the same state unless their levels differ by more
+   than ``relevance`` × the level **with confidence** (the ratio's interval lies beyond it), so a
+   significant but irrelevant shift (+0.5% at n = 3,000) is not a change of state. The steady state
+   is what the last ``tail`` share of the series shows: when that part holds several levels, the
+   series is steady only if each of them was already held, for at least a third of the tail,
+   before it (a series that switches between recurring levels is in a steady state; a new level
+   at the end is not).
+
+Classification (Barrett's four): **flat** (no earlier segment differs from the steady state),
+**warmup** (the last differing segment is worse: slower for times), **slowdown** (it is better:
+the series settles at a worse level), **no steady state** (the end of the series has not settled).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from perfrigor import changepoints as cp
+
+#: the penalty per change point, times log n: calibrated by simulation (``calibration.calibrate()``
+#: with its defaults gives 8.0; docs/methods/steady-state.md has the table)
+PENALTY_FACTOR = 8.0
+#: fewer values than this: too short to tell a warm-up from noise
+MIN_LENGTH = 20
+#: the window of Barrett's outlier rule, and its width in inter-decile ranges
+OUTLIER_WINDOW = 200
+OUTLIER_WIDTH = 3.0
+#: a level recurs when an earlier segment held it for at least this share of the tail window
+RECURRENCE = 1.0 / 3.0
+CLASSES = ("flat", "warmup", "slowdown", "no steady state")
+
+
+def outlier_mask(x: np.ndarray, window: int = OUTLIER_WINDOW, width: float = OUTLIER_WIDTH) -> np.ndarray:
+    """True for values beyond ``median ± width × (p90 − p10)`` of the ``window`` values centred on them
+    (Barrett et al.'s rule; windows clamped at the ends). Vectorised in chunks: O(n × window)."""
+    n = x.size
+    w = min(window, n)
+    if w < 5:
+        return np.zeros(n, dtype=bool)
+    starts = np.clip(np.arange(n) - w // 2, 0, n - w)
+    out = np.zeros(n, dtype=bool)
+    views = np.lib.stride_tricks.sliding_window_view(x, w)
+    chunk = max(1, 2_000_000 // w)
+    for lo in range(0, n, chunk):
+        idx = starts[lo:lo + chunk]
+        win = views[idx]
+        med = np.median(win, axis=1)
+        p10, p90 = np.percentile(win, [10.0, 90.0], axis=1)
+        band = width * (p90 - p10)
+        v = x[lo:lo + chunk]
+        out[lo:lo + chunk] = (v > med + band) | (v < med - band)
+    return out
+
+
+def _differs(a: tuple[float, float, int], b: tuple[float, float, int], relevance: float, z: float) -> bool:
+    """Whether the levels of segments ``a`` and ``b`` (mean, variance, count) differ by more than
+    ``relevance`` with confidence: the interval of the ratio of means (delta method) lies beyond."""
+    (m1, v1, k1), (m2, v2, k2) = a, b
+    if m2 == 0 or m1 == 0:
+        return m1 != m2
+    r = m1 / m2
+    se = abs(r) * math.sqrt(v1 / (k1 * m1 * m1) + v2 / (k2 * m2 * m2))
+    return r - z * se >= 1.0 + relevance or r + z * se <= 1.0 - relevance
+
+
+def steady_interval(values: np.ndarray, confidence: float) -> tuple[float, float, float]:
+    """Mean of the steady values with a batch-means t interval (about sqrt(n) batches of about
+    sqrt(n) consecutive values), which holds under the serial dependence iterations have."""
+    from scipy import stats
+
+    m = values.size
+    mean = float(values.mean())
+    if m < 2:
+        return mean, math.nan, math.nan
+    size = max(1, int(math.sqrt(m))) if m >= 16 else 1
+    batches = values[: (m // size) * size].reshape(-1, size).mean(axis=1)
+    k = batches.size
+    if k < 2 or float(np.ptp(batches)) == 0.0:
+        return mean, mean, mean
+    half = float(stats.t.ppf(0.5 + confidence / 2, k - 1) * batches.std(ddof=1) / math.sqrt(k))
+    return mean, mean - half, mean + half
+
+
+def analyse(x: Any, *, penalty_factor: float, relevance: float, tail: float, confidence: float,
+            min_size: int | None, lower_is_better: bool, outliers: bool = True) -> dict[str, Any]:
+    """Everything the ``steady-state`` result says about one series, as plain values."""
+    from scipy import stats
+
+    x = np.asarray(x, dtype=float)
+    n = int(x.size)
+    if n < MIN_LENGTH:
+        return {"classification": None, "steady_start": None, "n": n, "outliers": 0, "segments": (),
+                "level": None, "ci_low": None, "ci_high": None, "levels": ()}
+    mask = outlier_mask(x) if outliers else np.zeros(n, dtype=bool)
+    kept = np.flatnonzero(~mask)
+    y = x[kept]
+    scale = float(np.median(np.abs(y))) or 1.0
+    size = min_size if min_size is not None else max(2, min(10, n // 50))
+    size = min(size, max(1, y.size // 4))
+    changes = cp.optimal_partition(cp.MeanVarCost.of(y / scale), penalty_factor * math.log(y.size), size)
+    bounds = np.concatenate(([0], changes, [y.size]))
+    parts = cp.segments(y, changes)
+    # segments in the original indices (an outlier between two segments belongs to the later one)
+    starts = np.concatenate(([0], kept[bounds[1:-1]]))
+    ends = np.concatenate((kept[bounds[1:-1]], [n]))
+    stat = [(p.mean, p.sd * p.sd, p.n) for p in parts]
+    segs = tuple(cp.Segment(int(s), int(e), p.mean, p.sd) for s, e, p in zip(starts, ends, parts, strict=True))
+    z = float(stats.norm.ppf(0.5 + confidence / 2))
+    window = n - max(size, int(math.ceil(tail * n)))
+    last = len(segs) - 1
+    in_tail = [j for j in range(len(segs)) if segs[j].end > window]
+    need = RECURRENCE * (n - window)
+
+    def recurs(j: int) -> bool:
+        return any(segs[i].end <= window and segs[i].n >= need and not _differs(stat[j], stat[i], relevance, z)
+                   for i in range(len(segs)) if i != j)
+
+    settled = all(not _differs(stat[j], stat[last], relevance, z) or (recurs(j) and recurs(last))
+                  for j in in_tail if j != last)
+    start: int | None = None
+    before: int | None = None
+    if settled:
+        start = 0
+        for i in range(len(segs) - 1, -1, -1):
+            if i not in in_tail and all(_differs(stat[i], stat[t], relevance, z) for t in in_tail):
+                start, before = segs[i].end, i
+                break
+    levels = _distinct(stat, in_tail, relevance, z)
+    if start is None:
+        classification = "no steady state"
+    elif before is None:
+        classification = "flat"
+    else:
+        steady = np.average([stat[t][0] for t in in_tail], weights=[stat[t][2] for t in in_tail])
+        worse = stat[before][0] > steady if lower_is_better else stat[before][0] < steady
+        classification = "warmup" if worse else "slowdown"
+    out: dict[str, Any] = {"classification": classification, "steady_start": start, "n": n,
+                           "outliers": int(mask.sum()), "segments": segs, "levels": levels}
+    if start is None:
+        out.update(level=None, ci_low=None, ci_high=None)
+    else:
+        steady_values = x[start:][~mask[start:]]
+        mean, low, high = steady_interval(steady_values, confidence)
+        out.update(level=mean, ci_low=low, ci_high=high)
+    return out
+
+
+def _distinct(stat: list[tuple[float, float, int]], idx: list[int], relevance: float, z: float) -> tuple[float, ...]:
+    """The distinct levels among the segments ``idx`` (those that differ from every one kept before)."""
+    kept: list[int] = []
+    for j in sorted(idx, key=lambda j: -stat[j][2]):
+        if all(_differs(stat[j], stat[k], relevance, z) for k in kept):
+            kept.append(j)
+    return tuple(float(stat[j][0]) for j in sorted(kept))
