@@ -24,12 +24,16 @@ from typing import Any
 import attrs
 import numpy as np
 import perfrigor as pr
+from perfrigor import changepoints as cp
 
 #: a commit beyond this many standard deviations from both neighbours' running median is a spike
 SPIKE = 5.0
 #: the largest serial dependence between commits the model accepts
 MAX_PHI = 0.9
 MAD = 1.482602218505602  # 1 / Phi^-1(3/4): the MAD of a Gaussian as its standard deviation
+#: the first, conservative search that the noise is estimated around: its p-value and segment length
+FIRST_PASS = 1e-6
+FIRST_SIZE = 5
 
 
 @attrs.frozen(eq=False)
@@ -89,8 +93,7 @@ def levels(b: pr.BenchmarkHistory, robust: bool = True, dependence: bool = True)
     per_commit_within = within / counts
     sd_units = np.sqrt(np.bincount(inverse, weights=resid * resid) / np.maximum(counts - 1, 1))
     v = float(np.mean(per_commit_within)) if dof > 0 else 0.0
-    d = np.diff(level)
-    between, phi = _between(d, v, dependence)
+    between, phi = _between(level, v, dependence)
     variance = between + per_commit_within
     floor = max(1e-12, 1e-6 * float(np.median(variance)) if np.any(variance > 0) else 1e-12)
     variance = np.maximum(variance, floor)
@@ -103,24 +106,30 @@ def levels(b: pr.BenchmarkHistory, robust: bool = True, dependence: bool = True)
     return Levels(commits, level, raw, variance, counts, within, between, phi, damped, spread)
 
 
-def _between(d: np.ndarray, v: float, dependence: bool) -> tuple[float, float]:
-    """``(sigma_b^2, phi)`` from the differences of the commit levels (robust moments)."""
-    if d.size < 3:
-        return (float(np.var(d) / 2) if d.size else 0.0), 0.0
-    s0 = _robust_scale(d) ** 2
-    A = s0 / 2 - v  # sigma_b^2 (1 - phi)
-    if A <= 0:
-        return 0.0, 0.0
-    if not dependence or d.size < 8:
-        return A, 0.0
-    u, w = d[1:] + d[:-1], d[1:] - d[:-1]
+def _between(level: np.ndarray, v: float, dependence: bool) -> tuple[float, float]:
+    """``(sigma_b^2, phi)``: the commits' own variance and serial dependence, from the residuals of the
+    levels around their segments' means. The segments come from a first, conservative search (only
+    splits with a scan p-value below ``FIRST_PASS``), so real steps do not pass for noise and the
+    dependence is not split away; scales and the lag-1 correlation are robust (MAD)."""
+    n = level.size
+    if n < 3:
+        return (float(np.var(level)) if n > 1 else 0.0), 0.0
+    d = np.diff(level)
+    guess = max(_robust_scale(d) ** 2 / 2, 1e-300)
+    cost = cp.MeanCost.of(level, np.full(n, 1.0 / guess))
+    splits = cp.binary_segmentation(cost, 0.0, FIRST_SIZE, accept=lambda a, b, k, g: cp.scan_pvalue(
+        g, b - a, FIRST_SIZE) < FIRST_PASS) if n >= 2 * FIRST_SIZE else np.zeros(0, dtype=np.int64)
+    bounds = np.concatenate(([0], splits, [n]))
+    resid = level - np.repeat([level[a:b].mean() for a, b in zip(bounds[:-1], bounds[1:], strict=True)],
+                              np.diff(bounds))
+    marginal = _robust_scale(resid) ** 2
+    between = max(0.0, marginal - v)
+    if not dependence or n < 8 or between <= 0:
+        return between, 0.0
+    u, w = resid[1:] + resid[:-1], resid[1:] - resid[:-1]
     su, sw = _robust_scale(u) ** 2, _robust_scale(w) ** 2
     rho = (su - sw) / (su + sw) if su + sw > 0 else 0.0
-    B = -rho * s0 - v  # sigma_b^2 (1 - phi)^2
-    if B <= 0:
-        return A, 0.0
-    phi = min(MAX_PHI, max(0.0, 1.0 - B / A))
-    return A / (1.0 - phi), phi
+    return between, min(MAX_PHI, max(0.0, rho * marginal / between))
 
 
 def _running_median(x: np.ndarray, half: int = 2) -> np.ndarray:

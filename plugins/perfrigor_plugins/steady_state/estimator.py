@@ -113,9 +113,10 @@ def _summary(states: list[SeriesState], unit_name: str, iteration: str, level: s
     judged = [s for s in states if s.classification is not None]
     steady = [s for s in judged if s.steady]
     late = [s.steady_start for s in steady if s.steady_start]
+    warm = [s.steady_start for s in steady if s.classification == "warmup"]
     if not judged:
-        return (f"{k} {unit_name}(s) of {states[0].n} {iteration}s: too few to classify "
-                f"(at least {MIN_LENGTH} {iteration}s per {unit_name})"), []
+        what = f"{states[0].n} {iteration}s" if k == 1 else f"{k} {unit_name}s of {states[0].n} {iteration}s"
+        return f"{what}: too few to classify (at least {MIN_LENGTH} {iteration}s per series)", []
     if k == 1:
         s = states[0]
         if not s.steady:
@@ -133,8 +134,8 @@ def _summary(states: list[SeriesState], unit_name: str, iteration: str, level: s
     never = len(judged) - len(steady)
     parts = [f"{len(steady)} of {k} {unit_name}s reach a steady state"]
     if late:
-        parts[0] += f", after about {int(np.median([s.steady_start or 0 for s in steady]))} {iteration}s" \
-            if len(late) > len(steady) / 2 else f" ({len(late)} after a warm-up of up to {max(late)} {iteration}s)"
+        parts[0] += f", after about {int(np.median(late))} {iteration}s" if len(late) > len(steady) / 2 \
+            else f" ({len(late)} after a warm-up of up to {max(late)} {iteration}s)"
     if never:
         parts.append(f"{never} never do{'es' if never == 1 else ''}")
     slow = sum(s.classification == "slowdown" for s in steady)
@@ -144,10 +145,14 @@ def _summary(states: list[SeriesState], unit_name: str, iteration: str, level: s
         parts.append(f"{k - len(judged)} too short to classify")
     warnings = []
     if never:
-        warnings.append(f"{never} of {k} {unit_name}s never reach a steady state: their {iteration}s still "
-                        "change at the end of the run")
-    if late:
-        warnings.append(f"{len(late)} of {k} {unit_name}s warm up for up to {max(late)} {iteration}s: drop them")
+        warnings.append(f"{never} of {k} {unit_name}s never reach{'es' if never == 1 else ''} a steady state: "
+                        f"their {iteration}s still change at the end of the run")
+    if warm:
+        warnings.append(f"{len(warm)} of {k} {unit_name}s warm{'s' if len(warm) == 1 else ''} up for up to "
+                        f"{max(warm)} {iteration}s: drop them")
+    if slow:
+        warnings.append(f"{slow} of {k} {unit_name}s slow{'s' if slow == 1 else ''} down: the steady level is "
+                        "worse than their first iterations")
     return "; ".join(parts) + (f"; steady level {level}" if steady else ""), warnings
 
 

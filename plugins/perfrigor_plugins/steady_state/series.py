@@ -147,6 +147,7 @@ def analyse(x: Any, *, penalty_factor: float, relevance: float, tail: float, con
         steady = np.average([stat[t][0] for t in in_tail], weights=[stat[t][2] for t in in_tail])
         worse = stat[before][0] > steady if lower_is_better else stat[before][0] < steady
         classification = "warmup" if worse else "slowdown"
+        start = _refine(x, mask, segs[before + 1], segs[in_tail[0]].start, float(steady), size, relevance, z)
     out: dict[str, Any] = {"classification": classification, "steady_start": start, "n": n,
                            "outliers": int(mask.sum()), "segments": segs, "levels": levels}
     if start is None:
@@ -156,6 +157,34 @@ def analyse(x: Any, *, penalty_factor: float, relevance: float, tail: float, con
         mean, low, high = steady_interval(steady_values, confidence)
         out.update(level=mean, ci_low=low, ci_high=high)
     return out
+
+
+def _refine(x: np.ndarray, mask: np.ndarray, first: cp.Segment, tail_start: int, steady: float, size: int,
+            relevance: float, z: float) -> int:
+    """The steady start moved within the first steady segment past its blocks still beyond relevance.
+
+    A warm-up that fades (an exponential decay) is cut by the segmentation into steps, and the first
+    steady segment may begin while the level is still a few percent high. Its values, in blocks of
+    about 1% of the series, are compared with the steady level; the start moves past the last block
+    whose level differs by more than ``relevance`` with confidence (block noise: the spread of the
+    block means of the steady part after this segment, which includes serial dependence).
+    """
+    idx = np.flatnonzero(~mask[first.start:first.end]) + first.start
+    block = max(size, int(math.ceil(x.size / 100)))
+    if idx.size < 2 * block:
+        return first.start
+    later = np.flatnonzero(~mask[max(first.end, tail_start):]) + max(first.end, tail_start)
+    if later.size < 4 * block:  # the segment runs to the end: its second half is the reference
+        later = idx[idx.size // 2:]
+    ref = x[later[: later.size // block * block]].reshape(-1, block).mean(axis=1)
+    spread = float(ref.std(ddof=1)) if ref.size > 1 else 0.0
+    level = float(ref.mean()) if ref.size else steady  # the level after the segment: no fading start in it
+    means = x[idx[: idx.size // block * block]].reshape(-1, block).mean(axis=1)
+    beyond = np.abs(means / level - 1.0) - z * spread / abs(level) > relevance
+    if not beyond.any():
+        return first.start
+    last = int(np.flatnonzero(beyond)[-1])
+    return int(idx[min((last + 1) * block, idx.size - 1)])
 
 
 def _distinct(stat: list[tuple[float, float, int]], idx: list[int], relevance: float, z: float) -> tuple[float, ...]:
