@@ -60,7 +60,7 @@ def search(name: str, lv: Levels, min_size: int, alpha: float, first: int) -> li
     owner: dict[tuple[int, int], int | None] = {(0, cost.n): None}
 
     def accept(start: int, end: int, split: int, gain: float) -> bool:
-        p = cp.scan_pvalue(gain, end - start, min_size)
+        p = cp.scan_pvalue(gain, end - start, min_size, lv.dof)
         tests.append(Test(name, start, end, split, gain, p, owner.get((start, end))))
         here = first + len(tests) - 1
         if p <= alpha:
@@ -159,7 +159,7 @@ def _recent(lv: Levels, splits: list[int], min_size: int) -> bool:
     the last ``min_size - 1`` commits: the search had to keep ``min_size`` commits after it, so it
     put it early; it is a change of the last commits, not yet confirmed (pending)."""
     lo = splits[-2] if len(splits) > 1 else 0
-    cost = cp.MeanCost.of(lv.raw, lv.weights, lv.inflation)
+    cost = cp.MeanCost.of(lv.level, lv.weights, lv.inflation)
     pos, gain = cp.split_gains(cost, lo, cost.n, 1)
     return bool(pos.size) and cost.n - int(pos[int(np.argmax(gain))]) < min_size
 

@@ -1,10 +1,12 @@
 """One benchmark's history as the detector models it: a level per commit and its noise.
 
-Each commit's level is the mean of the logs of its replication units (runs, or forks' means): a
-change is multiplicative, so a 5% step is the same on a fast and a slow benchmark. Its variance
-has two parts, both estimated from the data:
+Each commit's level is the 20% trimmed mean of the logs of its replication units (runs, or forks'
+means; the mean below 5 units): a change is multiplicative, so a 5% step is the same on a fast and
+a slow benchmark, and one slow run is not a slow commit. Its variance has two parts, both
+estimated from the data:
 
-- within a commit: ``s_w^2 / r_c`` (``s_w^2`` pooled over the commits' units, ``r_c`` units);
+- within a commit: ``s_w^2 / ((1 - 2 trim)^2 r_c)`` (``s_w^2`` the winsorised variance of the units,
+  pooled over commits, ``r_c`` units: Yuen's variance of a trimmed mean);
 - between commits: ``sigma_b^2``, an AR(1) process with coefficient ``phi`` (the machine, the build,
   the runner drift from one commit to the next; asv models this too).
 
@@ -28,6 +30,10 @@ from perfrigor import changepoints as cp
 
 #: a commit beyond this many standard deviations from both neighbours' running median is a spike
 SPIKE = 5.0
+#: share of a commit's runs trimmed at each end (Yuen's 20%): a slow run is not a slow commit
+TRIM = 0.2
+#: the running median that spikes are judged against spans 2 HALF + 1 commits
+HALF = 3
 #: the largest serial dependence between commits the model accepts
 MAX_PHI = 0.9
 MAD = 1.482602218505602  # 1 / Phi^-1(3/4): the MAD of a Gaussian as its standard deviation
@@ -66,9 +72,16 @@ class Levels:
     def weights(self) -> np.ndarray:
         return 1.0 / self.variance
 
+    @property
+    def dof(self) -> float:
+        """Degrees of freedom of the noise estimate: the commits a robust (MAD) scale is worth (37%
+        efficiency), fewer under serial dependence; the scan's p-values average over its error."""
+        n = self.level.size
+        return max(4.0, 0.37 * n * (1 - self.phi) / (1 + self.phi))
+
     def noise(self) -> dict[str, Any]:
         return {"within_sd": math.sqrt(self.within), "between_sd": math.sqrt(self.between), "phi": self.phi,
-                "inflation": self.inflation}
+                "inflation": self.inflation, "dof": self.dof}
 
 
 def _robust_scale(x: np.ndarray) -> float:
@@ -85,12 +98,13 @@ def levels(b: pr.BenchmarkHistory, robust: bool = True, dependence: bool = True)
     unit_commit, unit_mean = b.units()
     logs = np.log(unit_mean)
     commits, inverse, counts = np.unique(unit_commit, return_inverse=True, return_counts=True)
-    sums = np.bincount(inverse, weights=logs)
-    level = sums / counts
+    level, wvar = _trimmed(logs, inverse, counts, TRIM if robust else 0.0)
     resid = logs - level[inverse]
     dof = int(np.sum(counts - 1))
-    within = float(np.sum(resid * resid) / dof) if dof > 0 else 0.0
-    per_commit_within = within / counts
+    # the pooled (winsorised) variance of a unit, and of each commit's (trimmed) mean
+    within = float(np.sum(wvar * (counts - 1)) / dof) if dof > 0 else 0.0
+    kept = counts - 2 * np.floor((TRIM if robust else 0.0) * counts)
+    per_commit_within = within * counts / (kept * kept) if dof > 0 else np.zeros(counts.size)
     sd_units = np.sqrt(np.bincount(inverse, weights=resid * resid) / np.maximum(counts - 1, 1))
     v = float(np.mean(per_commit_within)) if dof > 0 else 0.0
     between, phi = _between(level, v, dependence)
@@ -104,6 +118,29 @@ def levels(b: pr.BenchmarkHistory, robust: bool = True, dependence: bool = True)
         level[damped] = _running_median(raw)[damped]
     spread = np.where(counts > 1, sd_units, 0.0)
     return Levels(commits, level, raw, variance, counts, within, between, phi, damped, spread)
+
+
+def _trimmed(logs: np.ndarray, inverse: np.ndarray, counts: np.ndarray, trim: float
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """Per commit the ``trim``-trimmed mean of its units and their winsorised variance (Yuen 1974:
+    the trimmed mean's variance is the winsorised variance / ((1 - 2 trim)^2 r)), vectorised over
+    commits of any size; ``trim = 0``: the mean and the variance."""
+    order = np.lexsort((logs, inverse))
+    x = logs[order]
+    first = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    k = np.floor(trim * counts).astype(np.int64)
+    rank = np.arange(x.size) - np.repeat(first, counts)
+    low = x[first + k]
+    high = x[first + counts - 1 - k]
+    r = np.repeat(counts, counts)
+    inside = (rank >= np.repeat(k, counts)) & (rank < r - np.repeat(k, counts))
+    commit = np.repeat(np.arange(counts.size), counts)
+    mean = np.bincount(commit, weights=np.where(inside, x, 0.0)) / (counts - 2 * k)
+    wins = np.clip(x, np.repeat(low, counts), np.repeat(high, counts))
+    wmean = np.bincount(commit, weights=wins) / counts
+    dev = wins - np.repeat(wmean, counts)
+    wvar = np.bincount(commit, weights=dev * dev) / np.maximum(counts - 1, 1)
+    return mean, wvar
 
 
 def _between(level: np.ndarray, v: float, dependence: bool) -> tuple[float, float]:
@@ -129,24 +166,27 @@ def _between(level: np.ndarray, v: float, dependence: bool) -> tuple[float, floa
     u, w = resid[1:] + resid[:-1], resid[1:] - resid[:-1]
     su, sw = _robust_scale(u) ** 2, _robust_scale(w) ** 2
     rho = (su - sw) / (su + sw) if su + sw > 0 else 0.0
-    return between, min(MAX_PHI, max(0.0, rho * marginal / between))
+    phi = max(0.0, rho * marginal / between)
+    return between, min(MAX_PHI, phi + (1 + 3 * phi) / n)  # the lag-1 estimate's bias (Kendall 1954)
 
 
-def _running_median(x: np.ndarray, half: int = 2) -> np.ndarray:
+def _running_median(x: np.ndarray, half: int = HALF) -> np.ndarray:
+    """The median of the ``2 half + 1`` commits around each (windows kept inside the series at its ends)."""
     n = x.size
-    if n < 2 * half + 1:
+    width = 2 * half + 1
+    if n < width:
         return np.full(n, np.median(x)) if n else x
-    pad = np.pad(x, half, mode="edge")
-    return np.median(np.lib.stride_tricks.sliding_window_view(pad, 2 * half + 1), axis=1)
+    medians = np.median(np.lib.stride_tricks.sliding_window_view(x, width), axis=1)
+    return medians[np.clip(np.arange(n) - half, 0, n - width)]
 
 
-def _spikes(level: np.ndarray, variance: np.ndarray, half: int = 2) -> np.ndarray:
-    """Commits (not among the last ``half``: those may start a change) far from the running median of
-    their neighbourhood, in both directions' terms: a one- or two-commit excursion."""
+def _spikes(level: np.ndarray, variance: np.ndarray, half: int = HALF) -> np.ndarray:
+    """Commits (not among the last two: those may start a change, reported pending) far from the
+    running median of their neighbourhood: excursions of up to ``half`` commits in ``2 half + 1``."""
     n = level.size
     if n < 2 * half + 3:
         return np.zeros(0, dtype=np.int64)
     med = _running_median(level, half)
     z = np.abs(level - med) / np.sqrt(variance)
-    z[n - half:] = 0.0
+    z[n - 2:] = 0.0
     return np.flatnonzero(z > SPIKE)
