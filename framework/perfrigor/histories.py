@@ -21,7 +21,7 @@ import io
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -371,11 +371,11 @@ def _numbers(cells: np.ndarray, lines: np.ndarray, path: Path, what: str) -> np.
             try:
                 float(cell)
             except ValueError:
-                raise DataError(f"{at(path, int(lines[i]))}: {what} {cell!r} is not a number") from None
+                raise DataError(f"{at(path, int(lines[i]))}: {what} {str(cell)!r} is not a number") from None
         raise
     bad = np.flatnonzero(~np.isfinite(values))
     if bad.size:
-        raise DataError(f"{at(path, int(lines[bad[0]]))}: {what} is {cells[bad[0]]!r} (NaN and infinities are "
+        raise DataError(f"{at(path, int(lines[bad[0]]))}: {what} is {str(cells[bad[0]])!r} (NaN and infinities are "
                         "not measurements)")
     return values
 
@@ -412,6 +412,7 @@ def _order_key(cell: str) -> Any:
     except ValueError:
         pass
     try:
-        return datetime.fromisoformat(cell.replace("Z", "+00:00"))
+        moment = datetime.fromisoformat(cell.replace("Z", "+00:00"))
     except ValueError:
         return None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)  # naive: UTC
