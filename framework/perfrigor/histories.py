@@ -21,7 +21,7 @@ import io
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -415,4 +415,4 @@ def _order_key(cell: str) -> Any:
         moment = datetime.fromisoformat(cell.replace("Z", "+00:00"))
     except ValueError:
         return None
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)  # naive: UTC
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)  # naive: UTC

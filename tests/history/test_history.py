@@ -291,3 +291,13 @@ def test_a_five_percent_step_is_found_with_its_commit_in_the_range() -> None:
         res = detector.detect(history({"a": steps(200, 97, 1.05)}, seed=seed))
         hits += any(c.first_index <= 97 <= c.last_index for c in res.changes)
     assert hits >= 19
+
+
+def test_the_benchmarks_spread_over_an_executor_give_the_same_result() -> None:
+    import concurrent.futures as cf
+
+    h = history({f"b{i}": steps(80, 20 + i, 1.05) if i % 3 == 0 else steps(80) for i in range(12)}, seed=9)
+    serial = pr.get("history").detect(h)
+    with cf.ProcessPoolExecutor(2) as pool:
+        spread = pr.get("history").detect(h, executor=pool)
+    assert spread.to_dict() == serial.to_dict() and len(serial.changes) == 4

@@ -37,6 +37,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--min-size", type=int, metavar="N", help="commits that must follow a change to confirm it "
                                                              "(history detector; default 3)")
     p.add_argument("--seed", type=int, metavar="N", help="seed of the detector's random draws (default 0)")
+    p.add_argument("--jobs", type=int, metavar="N", help="analyse the benchmarks in N processes (the same result)")
     p.add_argument("--commit", metavar="COLUMN", help="the tidy table's commit column (default: 'commit', ...)")
     p.add_argument("--order", metavar="COLUMN", help="the column to order commits by (a number or an ISO date; "
                                                      "default: 'order' or 'date' if present, else as they appear)")
@@ -103,11 +104,24 @@ def read(args: argparse.Namespace, context: pr.CommandContext, reader: dict[str,
     return pr.History.read(*args.data, manifest=args.manifest, **options)
 
 
+def _detect(detector: pr.Detector, history: pr.History, jobs: int | None) -> Any:
+    if jobs is not None and jobs < 1:
+        raise pr.ConfigError(f"--jobs {jobs}: give a number of processes >= 1")
+    import concurrent.futures as cf
+    import inspect
+
+    if not jobs or jobs == 1 or "executor" not in inspect.signature(detector.detect).parameters:
+        return detector.detect(history)
+
+    with cf.ProcessPoolExecutor(jobs) as pool:
+        return detector.detect(history, executor=pool)
+
+
 def run(args: argparse.Namespace, context: pr.CommandContext) -> int:
     fmt = args.format or (SUFFIXES.get(Path(args.output).suffix.lower()) if args.output else None) or "text"
     detector, reader = detector_from(args)
     history = read(args, context, reader)
-    result = detector.detect(history)
+    result = _detect(detector, history, args.jobs)
     out = render(result, fmt, history.source)
     if args.output:
         target = Path(args.output)

@@ -52,9 +52,9 @@ def bh_adjust(p: np.ndarray) -> np.ndarray:
     return np.asarray(stats.false_discovery_control(p, method="bh")) if p.size else p
 
 
-def search(name: str, lv: Levels, min_size: int, alpha: float, first: int) -> list[Test]:
-    """Binary segmentation of one benchmark's levels; every split tested (``first``: the number of
-    tests before this benchmark's, so ``parent`` refers to the global list)."""
+def search(name: str, lv: Levels, min_size: int, alpha: float) -> list[Test]:
+    """Binary segmentation of one benchmark's levels; every split tested (``parent``: the index, in
+    this list, of the test that made the segment)."""
     cost = cp.MeanCost.of(lv.level, lv.weights, lv.inflation)
     tests: list[Test] = []
     owner: dict[tuple[int, int], int | None] = {(0, cost.n): None}
@@ -62,15 +62,30 @@ def search(name: str, lv: Levels, min_size: int, alpha: float, first: int) -> li
     def accept(start: int, end: int, split: int, gain: float) -> bool:
         p = cp.scan_pvalue(gain, end - start, min_size, lv.dof)
         tests.append(Test(name, start, end, split, gain, p, owner.get((start, end))))
-        here = first + len(tests) - 1
         if p <= alpha:
-            owner[(start, split)] = here
-            owner[(split, end)] = here
+            owner[(start, split)] = owner[(split, end)] = len(tests) - 1
             return True
         return False
 
     cp.binary_segmentation(cost, 0.0, min_size, accept=accept)
     return tests
+
+
+def analyse(batch: list[tuple[str, pr.BenchmarkHistory]], robust: bool, dependence: bool, min_size: int,
+            alpha: float) -> list[tuple[str, Levels, list[Test]]]:
+    """The per-benchmark work (noise model and search) for a batch of benchmarks: what an executor runs."""
+    out = []
+    for name, b in batch:
+        lv = levels(b, robust, dependence)
+        out.append((name, lv, search(name, lv, min_size, alpha)))
+    return out
+
+
+def _batches(items: list[Any], executor: Any) -> list[list[Any]]:
+    """About four batches per worker (a process pool's ``_max_workers``; else 8 in all)."""
+    workers = getattr(executor, "_max_workers", None) or 2
+    size = max(1, -(-len(items) // (4 * workers)))
+    return [items[i:i + size] for i in range(0, len(items), size)]
 
 
 @attrs.define(repr=False)
@@ -96,12 +111,23 @@ class HistoryDetector(pr.Detector):
                                              "type": "bool"})
     random_state: Any = pr.random_state_param(0, help="seed of the bootstrap of the changes' ranges")
 
-    def detect(self, history: Any) -> HistoryResult:
+    def detect(self, history: Any, executor: Any = None) -> HistoryResult:
+        """The changes of every benchmark of ``history``; ``executor`` (a concurrent.futures executor,
+        e.g. a process pool or dask's ``client.get_executor()``) spreads the benchmarks over workers,
+        with the same result."""
         h = pr.as_history(history)
-        fits = {name: levels(b, self.robust, self.dependence) for name, b in h.benchmarks.items()}
+        args = (self.robust, self.dependence, self.min_size, self.fdr)
+        items = list(h.benchmarks.items())
+        if executor is None:
+            done = analyse(items, *args)
+        else:
+            futures = [executor.submit(analyse, batch, *args) for batch in _batches(items, executor)]
+            done = [row for f in futures for row in f.result()]
+        fits: dict[str, Levels] = {}
         tests: list[Test] = []
-        for name, lv in fits.items():
-            tests += search(name, lv, self.min_size, self.fdr, len(tests))
+        for name, lv, found in done:
+            fits[name] = lv
+            tests += [attrs.evolve(t, parent=None if t.parent is None else t.parent + len(tests)) for t in found]
         q = bh_adjust(np.array([t.pvalue for t in tests]))
         kept: list[bool] = []
         for t, qi in zip(tests, q, strict=True):
