@@ -13,7 +13,9 @@ scale) and the commits with 0.2% noise of their own; four noise models:
 Without change (A/A): the share of single-benchmark histories with a false change, and over
 suites of 100 benchmarks the false discovery rate (all changes are false, so the share of suites
 with any). With one step of 2% or 5% at the middle commit (iid noise): the power (a change found),
-and the coverage (the true commit inside the reported range). Each cell has ``replicates``
+and the coverage (the true commit inside the reported range). Beside it the plain test: Welch's
+t-test of the commit means before against after each commit, unadjusted (testing every commit at
+5%) and with Bonferroni over the commits. Each cell has ``replicates``
 histories (``suites`` suites); its Monte-Carlo standard error is about sqrt(p (1 - p) / replicates).
 """
 
@@ -54,6 +56,29 @@ def simulate(rng: np.random.Generator, benchmarks: int, commits: int, runs: int,
     return pr.History([f"c{i}" for i in range(commits)], bench)
 
 
+def plain(h: pr.History, min_size: int = 3) -> tuple[float, int]:
+    """The plain test beside the detector: Welch's t-test of the commits' mean log before against after
+    every commit (``min_size`` commits each side); ``(smallest p-value, its commit)``. Unadjusted it
+    is what testing every commit at 5% does; times the number of commits, Bonferroni's."""
+    from scipy import stats
+
+    b = next(iter(h.benchmarks.values()))
+    c, v = b.commit, np.log(b.values)
+    y = np.bincount(c, weights=v) / np.bincount(c)
+    n = y.size
+    k = np.arange(min_size, n - min_size + 1)
+    s1, s2 = np.cumsum(y), np.cumsum(y * y)
+    m1 = s1[k - 1] / k
+    m2 = (s1[-1] - s1[k - 1]) / (n - k)
+    v1 = np.maximum(s2[k - 1] - k * m1 * m1, 1e-300) / (k - 1)
+    v2 = np.maximum((s2[-1] - s2[k - 1]) - (n - k) * m2 * m2, 1e-300) / (n - k - 1)
+    se2 = v1 / k + v2 / (n - k)
+    dof = se2 ** 2 / ((v1 / k) ** 2 / (k - 1) + (v2 / (n - k)) ** 2 / (n - k - 1))
+    p = 2 * stats.t.sf(np.abs(m1 - m2) / np.sqrt(se2), dof)
+    i = int(np.argmin(p))
+    return float(p[i]), int(k[i])
+
+
 def null_rates(replicates: int, suites: int, seed: int) -> list[dict]:
     detector = pr.get("history")
     rng = np.random.default_rng(seed)
@@ -62,10 +87,16 @@ def null_rates(replicates: int, suites: int, seed: int) -> list[dict]:
         for runs in RUNS:
             for noise in NOISES:
                 start = time.perf_counter()
-                single = sum(bool(detector.detect(simulate(rng, 1, n, runs, noise)).changes)
-                             for _ in range(replicates))
+                single = naive = bonferroni = 0
+                for _ in range(replicates):
+                    h = simulate(rng, 1, n, runs, noise)
+                    single += bool(detector.detect(h).changes)
+                    p, _ = plain(h)
+                    naive += p < 0.05
+                    bonferroni += p * (n - 5) < 0.05
                 many = [detector.detect(simulate(rng, 100, n, runs, noise)) for _ in range(suites)]
                 rows.append({"commits": n, "runs": runs, "noise": noise, "series": single / replicates,
+                             "naive": naive / replicates, "bonferroni": bonferroni / replicates,
                              "fdr": sum(bool(r.changes) for r in many) / suites,
                              "per_series": sum(len(r.changes) for r in many) / (100 * suites),
                              "pending": sum(len(r.pending) for r in many) / (100 * suites),
@@ -80,15 +111,20 @@ def power_rates(replicates: int, seed: int) -> list[dict]:
     for step in STEPS:
         for n in LENGTHS:
             for runs in RUNS:
-                found = covered = exact = 0
+                found = covered = exact = welch = welch_exact = 0
                 for _ in range(replicates):
-                    res = detector.detect(simulate(rng, 1, n, runs, "iid", step))
+                    h = simulate(rng, 1, n, runs, "iid", step)
+                    res = detector.detect(h)
                     true = n // 2
+                    p, at = plain(h)
+                    welch += p * (n - 5) < 0.05 and abs(at - true) <= max(5, n // 20)
+                    welch_exact += p * (n - 5) < 0.05 and at == true
                     hit = [c for c in res.changes if c.outcome == "slower" and abs(c.index - true) <= max(5, n // 20)]
                     found += bool(hit)
                     covered += any(c.first_index <= true <= c.last_index for c in hit)
                     exact += any(c.index == true for c in hit)
                 rows.append({"step": step, "commits": n, "runs": runs, "power": found / replicates,
+                             "welch": welch / replicates, "welch_exact": welch_exact / max(welch, 1),
                              "coverage": covered / max(found, 1), "exact": exact / max(found, 1)})
     return rows
 
@@ -97,17 +133,19 @@ def render(nulls: list[dict], powers: list[dict], replicates: int, suites: int) 
     out = ["No change: false changes per single-benchmark history, and over suites of 100 benchmarks the "
            f"false discovery rate (share of suites with any change); {replicates} histories, {suites} suites "
            "per cell.", "",
-           "| commits | runs | noise | false change (one series) | FDR (100 series) | false changes per series "
-           "(suites) | pending per series |", "|---:|---:|---|---:|---:|---:|---:|"]
+           "| commits | runs | noise | false change (one series) | plain: Welch at every commit, 5% | "
+           "Welch, Bonferroni | FDR (100 series) | false changes per series (suites) | pending per series |",
+           "|---:|---:|---|---:|---:|---:|---:|---:|---:|"]
     for r in nulls:
-        out.append(f"| {r['commits']} | {r['runs']} | {r['noise']} | {r['series']:.1%} | {r['fdr']:.1%} | "
-                   f"{r['per_series']:.2%} | {r['pending']:.2%} |")
+        out.append(f"| {r['commits']} | {r['runs']} | {r['noise']} | {r['series']:.1%} | {r['naive']:.1%} | "
+                   f"{r['bonferroni']:.1%} | {r['fdr']:.1%} | {r['per_series']:.2%} | {r['pending']:.2%} |")
     out += ["", "One step at the middle commit (iid noise, 1% per run): power, and among the changes found how "
             "often the true commit lies in the reported 95% range (coverage) and is the reported commit.", "",
-            "| step | commits | runs | power | coverage | exact commit |", "|---:|---:|---:|---:|---:|---:|"]
+            "| step | commits | runs | power | coverage | exact commit | Welch, Bonferroni: power | exact commit |",
+            "|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in powers:
         out.append(f"| {r['step']:.0%} | {r['commits']} | {r['runs']} | {r['power']:.1%} | {r['coverage']:.1%} | "
-                   f"{r['exact']:.1%} |")
+                   f"{r['exact']:.1%} | {r['welch']:.1%} | {r['welch_exact']:.1%} |")
     return "\n".join(out)
 
 

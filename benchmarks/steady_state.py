@@ -123,12 +123,20 @@ def labelled(directory: Path) -> tuple[list[dict], dict]:
             else:
                 totals["never"] += 1
                 totals["never_found"] += not ours_steady
-        rows.append({"benchmark": path.stem.split("#", 1)[-1], "forks": len(forks), "agree": agree, "steady": steady,
+        rows.append({"benchmark": _short(path.stem), "forks": len(forks), "agree": agree, "steady": steady,
                      "within": within, "trending": trending})
         for k in ("agree", "steady", "within", "trending"):
             totals[k] += rows[-1][k]
         totals["forks"] += len(forks)
     return rows, totals
+
+
+def _short(stem: str) -> str:
+    """``system method (parameter values)`` from ``owner__system#package.Class.method#k=v&k=v``."""
+    system, _, rest = stem.partition("__")
+    signature, _, params = rest.partition("#")[2].partition("#")
+    values = ", ".join(kv.partition("=")[2] for kv in params.split("&") if kv)
+    return f"{system} {signature.rsplit('.', 2)[-2]}.{signature.rsplit('.', 1)[-1]}" + (f" ({values})" if values else "")
 
 
 def main() -> int:
@@ -161,7 +169,7 @@ def main() -> int:
         print("| benchmark | forks | two-class agreement | labelled steady | start within 10% | trending |")
         print("|---|---:|---:|---:|---:|---:|")
         for r in rows:
-            print(f"| {r['benchmark'][:70]} | {r['forks']} | {r['agree']} | {r['steady']} | {r['within']} | "
+            print(f"| {r['benchmark']} | {r['forks']} | {r['agree']} | {r['steady']} | {r['within']} | "
                   f"{r['trending']} |")
         print(f"| **all** | {t['forks']} | {t['agree'] / t['forks']:.1%} | {t['steady']} | "
               f"{t['within'] / t['steady']:.1%} | {t['trending'] / t['steady']:.1%} |")
