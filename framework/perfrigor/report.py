@@ -241,9 +241,15 @@ class Report:
 
 def judge(report: Report) -> tuple[list[str], int]:
     """``report.regressions()``, and how many verdicts or two-sided comparisons could have shown one."""
+    found, judged = findings(report)
+    return [line for _, line in found], judged
+
+
+def findings(report: Report) -> tuple[list[tuple[str | None, str]], int]:
+    """:func:`judge` with each regression's benchmark: ``([(benchmark or None for the suite, line)], judged)``."""
     verdicts = report.verdicts
     if verdicts:
-        found = [f"{bench}: {v.describe()}" for bench, v in verdicts.items() if v.outcome == "slower"]
+        found = [(bench, f"{bench}: {v.describe()}") for bench, v in verdicts.items() if v.outcome == "slower"]
         return found, len(verdicts)
     pair = pair_key(report.baseline, report.candidate) if report.candidate else None
     found, judged = [], 0
@@ -254,7 +260,7 @@ def judge(report: Report) -> tuple[list[str], int]:
         verdict = report.conclusion(step_id, res)
         judged += not (step is not None and step.one_sided) and verdict in ("faster", "slower", "no change")
         if verdict == "slower":
-            found.append(f"{bench or 'suite'}: {step_id}: {res.describe()}")
+            found.append((bench, f"{bench or 'suite'}: {step_id}: {res.describe()}"))
     return found, judged
 
 
