@@ -67,11 +67,10 @@ class Budget:
         if total == len(units) and self.size(blocks) <= self.room:
             self.room -= self.size(blocks)
             return list(blocks)
-        # sizes add up unit by unit (a table row, a list item is a line), so each is drawn once
-        frame = self.size(make([]))
+        frame, costs = self.costs(make, units)
         k, used = 0, frame
-        for unit in units:
-            used += self.size(make([unit])) - frame
+        for cost in costs:
+            used += cost
             if used > self.room:
                 break
             k += 1
@@ -85,6 +84,12 @@ class Budget:
         if k < total:
             self.left_out.append(f"{what} ({total - k:,} of {total:,})")
         return kept
+
+    def costs(self, make: Make, units: Sequence[Any]) -> tuple[int, list[int]]:
+        """What ``make`` draws around its units, and what each unit adds: sizes add up unit by unit
+        (a table row, a list item is a line), so each unit is drawn once."""
+        frame = self.size(make([]))
+        return frame, [self.size(make([unit])) - frame for unit in units]
 
     def size(self, blocks: Sequence[Block]) -> int:
         """Characters the blocks take, with the blank line that separates them from the next."""
@@ -175,13 +180,13 @@ def _with_verdicts(report, budget: Budget, options: Options) -> list[Block]:
 
     top = budget.need([*head(report), *suite_line(report)[:1], Heading("Verdicts"),
                        _unchanged_line(len(same), len(report.benchmarks), {verdicts[b].threshold for b in same})])
-    table = budget.fit([verdict_rows(report, slower[:budget.most])] if slower else [], changed, len(shown),
+    rows = _slower_rows(budget, report, slower)
+    table = budget.fit([verdict_rows(report, slower[:rows])] if rows else [], changed, len(shown),
                        "changed or unclear benchmarks")
     named = sum(len(b.rows) for b in table if isinstance(b, Table))
     if named < len(slower):  # their rows did not all fit: every slower benchmark is still named
-        table += budget.fit([Para("Also slower (their rows did not fit):"),
-                             Items([Item(b) for b in slower[named:][:budget.most]])],
-                            "the names of slower benchmarks", len(slower) - named, "slower benchmarks")
+        table += budget.fit(_also_slower(slower[named:][:budget.most]), "the names of slower benchmarks",
+                            len(slower) - named, "slower benchmarks")
     key = budget.fit([legend(report)] if shown else [], "the legend of the table")
     left = budget.fit(only_in(report), "the benchmarks not compared")
     errors = error_items(report).items
@@ -213,6 +218,27 @@ def _with_verdicts(report, budget: Budget, options: Options) -> list[Block]:
     *lead, verdicts_heading, unchanged_line = top
     return [*lead, *left, verdicts_heading, *table, *key, unchanged_line, *unchanged, *errors, *why, *methods,
             *warnings, *inputs, *results, *tail]
+
+
+def _slower_rows(budget: Budget, report, slower: Sequence[str]) -> int:
+    """How many slower benchmarks get a row: all if they fit; else as many as leave room to name the
+    others (a name takes a third of a row's room); none if not even the names fit."""
+    most = list(slower[:budget.most])
+    row_frame, rows = budget.costs(*shortened([verdict_rows(report, most)]))
+    if len(most) == len(slower) and row_frame + sum(rows) <= budget.room:
+        return len(slower)
+    name_frame, names = budget.costs(_also_slower, most)
+    k, used = 0, name_frame + sum(names)
+    while k < len(most):  # one more row, one name fewer
+        step = rows[k] - names[k] + (row_frame if k == 0 else 0)
+        if used + step > budget.room:
+            break
+        used, k = used + step, k + 1
+    return k
+
+
+def _also_slower(names: Sequence[str]) -> list[Block]:
+    return [Para("Also slower (their rows did not fit):"), Items([Item(b) for b in names])]
 
 
 def _first(report, benches: Sequence[str]):
