@@ -190,7 +190,7 @@ def _with_verdicts(report, budget: Budget, options: Options) -> list[Block]:
     key = budget.fit([legend(report)] if shown else [], "the legend of the table")
     left = budget.fit(only_in(report), "the benchmarks not compared")
     errors = error_items(report).items
-    errors = budget.fit([Details(f"Not run ({len(errors):,})", [Items(errors[:budget.most])], open=True)]
+    errors = budget.fit([Details(f"Not run ({len(errors):,})", [Items(errors[:budget.most])])]
                         if errors else [], "the steps that could not run", len(errors), "failures")
     tail = budget.fit(steps(report, options), "the steps")
     if named == len(slower) and len(shown) > named:  # room for the faster and unclear rows too
@@ -204,9 +204,9 @@ def _with_verdicts(report, budget: Budget, options: Options) -> list[Block]:
     why = budget.fit([Details("Reasons, per benchmark", why)] if why else [], "the reasons per benchmark",
                      len(verdicts), "benchmarks' reasons")
     methods = budget.fit(_methods(report), "what each method says")
-    warnings = warning_blocks(report)
-    warnings = budget.fit([Details(f"Warnings ({len(report.analysis_warnings):,})", warnings)] if warnings else [],
-                          "the warnings", noun="benchmarks' warnings")
+    warnings = warning_blocks(report)  # a line naming the benchmark, then its warnings: two blocks each
+    warnings = budget.fit([Details(f"Warnings ({len(report.analysis_warnings):,})", warnings[:2 * budget.most])]
+                          if warnings else [], "the warnings", len(warnings) // 2, "benchmarks' warnings")
     inputs = inputs_table(_first(report, [*shown, *same][:budget.most]))
     inputs = budget.fit([Details("Inputs", [inputs])], "the inputs", len(report.inputs), "benchmarks' inputs")
     if len(report.benchmarks) * len(report.steps) < budget.most:
