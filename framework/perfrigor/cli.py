@@ -100,9 +100,6 @@ def _add_output(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-chars", type=int, metavar="N",
                    help="markdown: at most N characters, what matters first (default 60000, a GitHub comment; "
                         "0: no limit)")
-    p.add_argument("--full-report", metavar="FILE",
-                   help="also write the whole report to FILE (format from its suffix: .html, .json, .md...); "
-                        "a shortened Markdown report points to it")
 
 
 def _add_input(p: argparse.ArgumentParser) -> None:
@@ -135,14 +132,19 @@ def _add_analysis(p: argparse.ArgumentParser, pipeline_choice: bool = True) -> N
     p.add_argument("--fail-on-regression", nargs="?", type=_gate, metavar="=warn",
                    help="exit 1 when a benchmark's verdict is 'slower'; =warn: say what would have failed, "
                         "exit 0 (see docs/cli.md)")
-    p.add_argument("--github", action="store_true",
-                   help="GitHub Actions: the report to $GITHUB_STEP_SUMMARY, ::error/::warning for slower/unclear "
-                        "benchmarks, regressions=N to $GITHUB_OUTPUT (see docs/ci.md)")
-    p.add_argument("--only-changed", action="store_true",
-                   help="print (or write) no report when every verdict is 'same' (for a comment only when "
-                        "something changed)")
+    if pipeline_choice:  # the commands that give verdicts
+        p.add_argument("--github", action="store_true",
+                       help="GitHub Actions: the report to $GITHUB_STEP_SUMMARY, ::error/::warning for slower/"
+                            "unclear benchmarks, regressions=N to $GITHUB_OUTPUT (see docs/ci.md)")
+        p.add_argument("--only-changed", action="store_true",
+                       help="print (or write) no report when every verdict is 'same' (for a comment only when "
+                            "something changed)")
     _add_input(p)
     _add_output(p)
+    if pipeline_choice:
+        p.add_argument("--full-report", metavar="FILE",
+                       help="also write the whole report to FILE (format from its suffix: .html, .json, .md...); "
+                            "a shortened Markdown report points to it")
 
 
 def _gate(value: str) -> str:

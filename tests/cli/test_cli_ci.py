@@ -204,3 +204,26 @@ def test_a_real_suite_of_67_go_benchmarks(bent):
     assert all(props["file"] == str(BENT / "bent-tip.txt") for _, props, _ in commands)
     assert f"regressions={len(slower)}\n" in (folder / "output.txt").read_text()
     assert len((folder / "summary.md").read_text()) <= 60_001
+
+
+def test_the_python_api_publishes_what_the_flag_does(tmp_path):
+    summary, output = tmp_path / "summary.md", tmp_path / "output.txt"
+    summary.write_text("an earlier step's summary\n")
+    stream = io.StringIO()
+    with pr.registry.temporary(allow=["core"]):
+        report = verdict_report(5_000)
+        lines = pr.github.publish(report, file="new.json", stream=stream, max_chars=20_000,
+                                  environ={"GITHUB_STEP_SUMMARY": str(summary), "GITHUB_OUTPUT": str(output)})
+    assert stream.getvalue() == "".join(line + "\n" for line in lines)
+    kinds = {bench: kind for kind, _, message in _commands(stream.getvalue()) for bench in [message.split(": ")[0]]}
+    assert kinds == {b: {"slower": "error", "unclear": "warning"}[v.outcome] for b, v in report.verdicts.items()
+                     if v.outcome in ("slower", "unclear")}
+    assert all(props == {"file": "new.json", "title": f"perfrigor: {v}"} for _, props, _ in _commands(stream.getvalue())
+               for v in [props["title"].split(": ")[1]])
+    text = summary.read_text()
+    assert text.startswith("an earlier step's summary\n# perfrigor report")  # appended, as the runner expects
+    assert len(text) <= 20_000 + 30
+    assert output.read_text() == "regressions=100\nfaster=100\nunclear=200\nsame=4600\nbenchmarks=5000\n"
+    assert github.outputs(report) == {"regressions": 100, "faster": 100, "unclear": 200, "same": 4600,
+                                      "benchmarks": 5000}
+    assert pr.github.publish(report, environ={}, stream=io.StringIO()) == github.annotations(report)  # no files
