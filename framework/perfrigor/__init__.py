@@ -16,11 +16,17 @@ from .component import (
     Comparator,
     Component,
     Estimator,
-    ParamInfo,
     Previous,
     Test,
     as_sample,
     as_sample_mapping,
+)
+from .data import BenchmarkInfo, Sample, Suite
+from .errors import ConfigError, DataError, ExecutionError, PerfrigorError
+from .hookspecs import Reader, Renderer, hookimpl
+from .keys import PairKey, pair_key
+from .params import (
+    ParamInfo,
     check_random_state,
     choice_param,
     confidence_param,
@@ -28,10 +34,6 @@ from .component import (
     int_param,
     random_state_param,
 )
-from .data import BenchmarkInfo, Sample, Suite
-from .errors import ConfigError, DataError, ExecutionError, PerfrigorError
-from .hookspecs import Reader, Renderer, hookimpl
-from .keys import PairKey, pair_key
 from .pipelines import Pipeline, pipeline
 from .readers import ReaderOption, parse_number, read
 from .records import ReportWarning, StepError, StepSkip

@@ -24,13 +24,13 @@ from typing import Any
 
 from . import examples, progress
 from .commands import Command, CommandContext
-from .component import ParamInfo
 from .config import PipelineSpec, parse_config
 from .data import Sample, Suite
 from .errors import ConfigError, PerfrigorError, did_you_mean
 from .executors import Watched, stop_pool
 from .inputs import as_suite, data_files
 from .output import write_atomically
+from .params import ParamInfo
 from .pipelines import Pipeline, Step
 from .readers import read
 from .registry import get_registry

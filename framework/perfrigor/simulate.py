@@ -20,10 +20,10 @@ from typing import Any
 import attrs
 import numpy as np
 
-from .component import check_random_state
 from .data import Sample, Suite
 from .errors import ConfigError, did_you_mean
 from .keys import pair_key
+from .params import check_random_state
 from .results import Comparison, TestResult, Verdict
 
 Draw = Callable[[np.random.Generator, int], np.ndarray]
