@@ -16,7 +16,9 @@ import inspect
 import json
 import os
 import re
+import signal
 import sys
+import threading
 import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -27,7 +29,7 @@ from .commands import Command, CommandContext
 from .config import PipelineSpec, parse_config
 from .data import Sample, Suite
 from .errors import ConfigError, PerfrigorError, did_you_mean
-from .executors import Watched, stop_pool
+from .executors import Watched, cpu_count, process_pool, stop_pool
 from .inputs import as_suite, data_files
 from .output import write_atomically
 from .params import ParamInfo
@@ -39,6 +41,8 @@ from .results import to_jsonable
 from .textsafe import terminal_safe
 
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+#: the shell's codes for a run stopped by SIGINT (Ctrl-C) and by SIGTERM: 128 + the signal
+EXIT_INTERRUPTED, EXIT_TERMINATED = 128 + signal.SIGINT, 128 + signal.SIGTERM
 DEFAULT_PRESET = "default"
 #: the picture formats ``describe --plot`` writes
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
@@ -46,6 +50,29 @@ PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
 class UsageError(PerfrigorError):
     """Wrong use of the command line (exit 2)."""
+
+
+class Terminated(BaseException):
+    """SIGTERM (a CI job cancelled, ``kill``): raised in the main thread so that the run stops its
+    worker processes on the way out, as on Ctrl-C (a BaseException: no ``except Exception`` keeps it)."""
+
+
+def _terminate(signum: int, frame: Any) -> None:
+    raise Terminated
+
+
+@contextlib.contextmanager
+def _stoppable() -> Iterator[None]:
+    """SIGTERM raises :class:`Terminated` while the command runs (in the main thread; the
+    previous handler is put back after), so workers are stopped, never left behind."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -307,7 +334,8 @@ def _build_pipeline(args: argparse.Namespace, spec: PipelineSpec) -> Pipeline:
 
 
 @contextlib.contextmanager
-def _executor(args: argparse.Namespace) -> Iterator[cf.Executor | None]:
+def _executor(args: argparse.Namespace, benchmarks: int) -> Iterator[cf.Executor | None]:
+    """The executor of --jobs (a process pool, at most one worker per CPU and per benchmark) or --dask."""
     jobs, dask = getattr(args, "jobs", None), getattr(args, "dask", None)
     if jobs is not None and dask:
         raise UsageError("give --jobs or --dask, not both")
@@ -328,13 +356,16 @@ def _executor(args: argparse.Namespace) -> Iterator[cf.Executor | None]:
             watched.shutdown(wait=False)
             client.close()
         return
-    if jobs is None or jobs == 1:
+    if jobs is not None and jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, got {jobs}")
+    used = min(jobs or 1, cpu_count(), benchmarks)
+    if jobs is not None and used < jobs:  # more workers than CPUs or benchmarks would only wait
+        print(f"perfrigor: note: --jobs {jobs}: using {used} process{'es' if used > 1 else ''} ({cpu_count()} "
+              f"CPU(s), {benchmarks} benchmark(s))", file=sys.stderr)
+    if used == 1:
         yield None
         return
-    if jobs < 1:
-        raise UsageError(f"--jobs must be at least 1, got {jobs}")
-    # workers draw no progress bars nor notices: several at once would scribble over one terminal line
-    pool = cf.ProcessPoolExecutor(jobs, initializer=progress.silence)
+    pool = process_pool(used)
     try:
         yield pool
     except BaseException:
@@ -448,8 +479,9 @@ def _analyse(args: argparse.Namespace, pipeline: Pipeline, inputs: Sequence[Any]
     renderer = get_registry().renderer(fmt)  # fail on a bad format (or option) before the work
     _render_options(args, fmt)
     pipeline = _step_params(pipeline, args, extra)
-    with _executor(args) as executor:
-        report = pipeline.run(*inputs, executor=executor, timeout=_timeout(args))
+    suite = as_suite(*inputs)  # (load_inputs made it one Suite): its size caps --jobs
+    with _executor(args, len(suite)) as executor:
+        report = pipeline.run(suite, executor=executor, timeout=_timeout(args))
     _emit(_render(renderer, report, fmt, args), args, fmt, stdout)
     if getattr(args, "fail_on_regression", False):
         found, judged = judge(report)
@@ -649,7 +681,7 @@ def cmd_describe(args: argparse.Namespace, stdout) -> int:
             raise UsageError(f"--plot {args.plot}: give a .png, .svg or .pdf file name")
         _check_target("--plot", args.plot, _input_paths(args), "the picture")
     pipeline = _step_params(pipeline, args)
-    with _executor(args) as executor:
+    with _executor(args, len(inputs[0])) as executor:
         report = pipeline.run(*inputs, executor=executor, timeout=_timeout(args))
     _emit(_render(renderer, report, fmt, args), args, fmt, stdout)
     if args.plot:
@@ -738,7 +770,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:
             build_parser().print_help(sys.stderr)
             return EXIT_USAGE
-        return COMMANDS.get(args.command, cmd_plugin)(args, stdout)
+        with _stoppable():
+            return COMMANDS.get(args.command, cmd_plugin)(args, stdout)
     except BrokenPipeError:  # e.g. `perfrigor list | head`
         return EXIT_OK
     except (PerfrigorError, OSError) as exc:
@@ -747,7 +780,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("perfrigor: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
+    except Terminated:
+        print("perfrigor: terminated", file=sys.stderr)
+        return EXIT_TERMINATED
     except Exception as exc:  # noqa: BLE001 - a bug: one line, the traceback on request
         if debug:
             raise

@@ -35,6 +35,10 @@ def cpu_count() -> int:
         return os.cpu_count() or 1
 
 
+#: the signals that stop a run: held back while the workers are forked, left to the parent in them
+STOPPING = (signal.SIGINT, signal.SIGTERM)
+
+
 def _worker_init() -> None:
     """A pool worker: no bars nor notices (only the parent speaks), and no interrupt handling of its
     own: Ctrl-C (sent to the whole terminal group) is the parent's to handle, and SIGTERM, the
@@ -42,11 +46,30 @@ def _worker_init() -> None:
     progress.silence()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPPING)  # held back by the parent while it forked
 
 
 def process_pool(workers: int) -> cf.ProcessPoolExecutor:
-    """A local process pool of ``workers`` processes (see :func:`stop_pool` to stop it at once)."""
-    return cf.ProcessPoolExecutor(max(1, workers), initializer=_worker_init)
+    """A local process pool of ``workers`` processes, started (see :func:`stop_pool` to stop it at once).
+
+    The workers are started here with SIGINT and SIGTERM held back: a signal arriving while Python
+    forks would be raised inside the fork's own callbacks, where it is ignored (the run would go on).
+    Held back, it is raised once they are started, and the pool is stopped.
+    """
+    pool = cf.ProcessPoolExecutor(max(1, workers), initializer=_worker_init)
+    hold = hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread()
+    try:
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, STOPPING) if hold else None
+        try:
+            pool.submit(int).result()  # starts every worker (a fork context starts them all at once)
+        finally:
+            if held is not None:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    except BaseException:
+        stop_pool(pool)
+        raise
+    return pool
 
 
 class Watched(cf.Executor):
@@ -146,6 +169,7 @@ def stop_pool(pool: cf.Executor, grace: float = STOP_GRACE) -> None:
     cancel what is queued, terminate its worker processes, and wait for them (``grace`` seconds,
     then kill), so none outlives the run."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)  # (shutdown forgets it)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         with contextlib.suppress(Exception):
@@ -157,3 +181,7 @@ def stop_pool(pool: cf.Executor, grace: float = STOP_GRACE) -> None:
             if process.is_alive():
                 process.kill()
                 process.join(grace)
+    # the pool's manager thread sees its workers gone and closes its pipes: let it finish first, or
+    # the interpreter's exit may write to a pipe it is closing (a traceback on Python 3.11)
+    if manager is not None and manager is not threading.current_thread():
+        manager.join(grace)

@@ -161,7 +161,10 @@ class Pipeline:
 
     # ------------------------------------------------------------------ running
     def _as_suite(self, inputs: Sequence[Any]) -> Suite:
-        """The one input path (:func:`perfrigor.inputs.as_suite`), reading files with ``input_options``."""
+        """The suite ``run(*inputs)`` analyses: the one input path (:func:`perfrigor.inputs.as_suite`),
+        reading files with the pipeline's ``input_options``; a Suite is itself."""
+        if len(inputs) == 1 and isinstance(inputs[0], Suite):
+            return inputs[0]
         return as_suite(*inputs, options=self.input_options)
 
     def _check_inputs(self, suite: Suite, baseline: str, candidate: str | None) -> None:
@@ -240,7 +243,7 @@ class Pipeline:
         scheduler = Scheduler(executor, batch_size, timeout, revise)
         if not inputs:
             raise DataError("nothing to analyse: give a suite or baseline and candidate samples")
-        suite = inputs[0] if len(inputs) == 1 and isinstance(inputs[0], Suite) else self._as_suite(inputs)
+        suite = self._as_suite(inputs)
         baseline, candidate = self._systems(suite)
         self._check_magnitudes(suite)
         self._check_inputs(suite, baseline, candidate)
