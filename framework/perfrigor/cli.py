@@ -36,7 +36,7 @@ from .params import ParamInfo
 from .pipelines import Pipeline, Step
 from .readers import read
 from .registry import get_registry
-from .report import Report, check_render_options, judge
+from .report import Report, check_render_options, judge, load_report
 from .results import to_jsonable
 from .textsafe import terminal_safe
 
@@ -177,6 +177,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="draw each system's measurements with what the results add (fitted densities, modes, "
                         "intervals); .png, .svg or .pdf; several systems: FILE-BENCHMARK-SYSTEM.png")
     _add_analysis(p, pipeline_choice=False)
+
+    p = sub.add_parser("render", help="render a saved JSON report (-o report.json) in another format",
+                       description="perfrigor render REPORT.json --format html|markdown|text: the report as it was "
+                                   "rendered when it was made; needs no plugin")
+    p.add_argument("report", metavar="REPORT.json", help="a report saved with --format json (or -o FILE.json)")
+    _add_output(p)
 
     p = sub.add_parser("demo", help=f"run the {DEFAULT_PRESET!r} preset on bundled example data")
     p.add_argument("example", nargs="?", default="two-versions",
@@ -399,7 +405,7 @@ def _emit(text: str, args: argparse.Namespace, fmt: str, stdout) -> None:
 
 def _input_paths(args: argparse.Namespace) -> list[str]:
     """Every file the command reads (data and config), as given on the command line."""
-    paths = [getattr(args, name, None) for name in ("baseline", "candidate", "data", "config")]
+    paths = [getattr(args, name, None) for name in ("baseline", "candidate", "data", "config", "report")]
     if getattr(args, "example", None) in examples.names():  # demo: the bundled files it reads
         paths += data_files(examples.path(args.example))
     return [str(p) for p in [*paths, *(getattr(args, "files", None) or [])] if p]
@@ -737,8 +743,18 @@ def cmd_demo(args: argparse.Namespace, stdout) -> int:
     return code
 
 
+def cmd_render(args: argparse.Namespace, stdout) -> int:
+    """A saved report in another format: read with only the core (``pr.load_report``)."""
+    fmt = _format(args)
+    renderer = get_registry().renderer(fmt)  # fail on a bad format (or option) before reading
+    _render_options(args, fmt)
+    report = load_report(args.report)
+    _emit(_render(renderer, report, fmt, args), args, fmt, stdout)
+    return EXIT_OK
+
+
 COMMANDS = {"list": cmd_list, "compare": cmd_compare, "run": cmd_run, "describe": cmd_describe,
-            "demo": cmd_demo}
+            "demo": cmd_demo, "render": cmd_render}
 
 
 def cmd_plugin(args: argparse.Namespace, stdout) -> int:

@@ -24,6 +24,7 @@ from typing import Any
 from ..data import Sample, Suite
 from ..errors import DataError
 from ..registry import get_registry
+from ..saved import looks_saved
 from ._common import head_text
 from .criterion import CriterionReader
 from .frame import is_frame, read_frame
@@ -97,6 +98,9 @@ def sniff(path: Path) -> Any:
                         + (f" (readers of directories: {', '.join(takes)})" if takes else "")
                         + "; give a data file")
     head = head_text(path)
+    if looks_saved(head):  # JSON, but not measurements: say what it is and what to do with it
+        raise DataError(f"{path}: a saved perfrigor report, not measurements: render it with 'perfrigor render "
+                        f"{path}' (or load it with pr.load_report); analyse the data files it was made from")
     for reader in readers:
         if reader.sniff(path, head):
             return reader
