@@ -485,9 +485,9 @@ def _analyse(args: argparse.Namespace, pipeline: Pipeline, inputs: Sequence[Any]
     renderer = get_registry().renderer(fmt)  # fail on a bad format (or option) before the work
     _render_options(args, fmt)
     pipeline = _step_params(pipeline, args, extra)
-    suite = as_suite(*inputs)  # (load_inputs made it one Suite): its size caps --jobs
+    suite, timeout = as_suite(*inputs), _timeout(args)  # (load_inputs made it one Suite): its size caps --jobs
     with _executor(args, len(suite)) as executor:
-        report = pipeline.run(suite, executor=executor, timeout=_timeout(args))
+        report = pipeline.run(suite, executor=executor, timeout=timeout)
     _emit(_render(renderer, report, fmt, args), args, fmt, stdout)
     if getattr(args, "fail_on_regression", False):
         found, judged = judge(report)
@@ -687,8 +687,9 @@ def cmd_describe(args: argparse.Namespace, stdout) -> int:
             raise UsageError(f"--plot {args.plot}: give a .png, .svg or .pdf file name")
         _check_target("--plot", args.plot, _input_paths(args), "the picture")
     pipeline = _step_params(pipeline, args)
+    timeout = _timeout(args)
     with _executor(args, len(inputs[0])) as executor:
-        report = pipeline.run(*inputs, executor=executor, timeout=_timeout(args))
+        report = pipeline.run(*inputs, executor=executor, timeout=timeout)
     _emit(_render(renderer, report, fmt, args), args, fmt, stdout)
     if args.plot:
         _plots(pipeline, report, inputs[0], Path(args.plot))
