@@ -16,7 +16,6 @@ import perfrigor as pr
 import pytest
 from perfrigor.cli import main
 from perfrigor.saved import MARKER, SCHEMA, StoredResult, result_from_dict
-from perfrigor.scheduler import Scheduler  # noqa: F401  (the engine the reports come from)
 
 FORMATS = ("text", "markdown", "html")
 PRESETS = ("default", "speedup-test", "kalibera-jones", "gmm", "hpt")
