@@ -141,3 +141,11 @@ def test_a_budget_shortens_a_list_and_says_so():
     assert budget.left_out == [f"the benchmarks ({100 - shown} of 100)"]
     make, units = shortened(items)
     assert renderer.draw(make(units[:3])).count("- benchmark ") == 3
+
+
+def test_a_saved_report_renders_the_same_comment():
+    """``perfrigor render REPORT.json --format markdown``: the saved report alone makes the same comment."""
+    with pr.registry.temporary(allow=["core"]):
+        report = verdict_report(3_000, errors=5)
+        again = pr.Report.from_dict(report.to_dict())
+        assert again.render("markdown", max_chars=20_000) == report.render("markdown", max_chars=20_000)

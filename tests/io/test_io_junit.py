@@ -95,3 +95,10 @@ def test_cli_writes_junit_by_suffix(toy, tmp_path, capsys):
     assert "wrote junit report" in capsys.readouterr().err
     doc = _parse(out.read_text())
     assert len(doc.findall("testsuite/testcase")) == 14
+
+
+def test_a_saved_report_renders_the_same(report):
+    """``perfrigor render REPORT.json --format junit``: from the saved report alone, the same document."""
+    with pr.registry.temporary(allow=["core"]):
+        again = pr.Report.from_dict(report.to_dict())
+        assert again.render("junit") == report.render("junit")
