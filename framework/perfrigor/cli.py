@@ -17,12 +17,13 @@ import json
 import os
 import re
 import sys
+import threading
 import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import examples, progress
+from . import examples, opened, progress
 from .commands import Command, CommandContext
 from .component import ParamInfo
 from .config import PipelineSpec, parse_config
@@ -36,7 +37,7 @@ from .readers import read
 from .registry import get_registry
 from .report import Report, check_render_options, judge
 from .results import to_jsonable
-from .textsafe import terminal_safe
+from .textsafe import encodable, terminal_safe
 
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 DEFAULT_PRESET = "default"
@@ -81,7 +82,8 @@ def _add_output(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", "-f", metavar="FORMAT",
                    help="output format: text (default), markdown, json, html, or a plugin's")
     p.add_argument("-o", "--output", metavar="FILE",
-                   help="write the report to FILE (format from --format, else from the suffix)")
+                   help="write the report to FILE (format from --format, else from the suffix); -o -: to "
+                        "standard output")
     p.add_argument("--verbose", "-v", action="store_true",
                    help="show every step's parameters too (text, markdown, html)")
     p.add_argument("--max-plots", type=int, metavar="N",
@@ -110,7 +112,8 @@ def _add_analysis(p: argparse.ArgumentParser, pipeline_choice: bool = True) -> N
     p.add_argument("--jobs", "-j", type=int, metavar="N", help="run per-benchmark steps on N processes")
     p.add_argument("--dask", metavar="ADDRESS", help="run per-benchmark steps on a dask.distributed scheduler")
     p.add_argument("--timeout", type=float, metavar="SECONDS",
-                   help="with --jobs or --dask: give up (exit 2) when a task of benchmarks takes longer")
+                   help="give up (exit 2) when a task of benchmarks takes longer (without --jobs or --dask: "
+                        "the tasks run in one worker process, which can be stopped)")
     p.add_argument("--baseline", dest="baseline_system", metavar="SYSTEM",
                    help="which system of the data is the baseline (default: the first)")
     p.add_argument("--candidate", dest="candidate_system", metavar="SYSTEM",
@@ -164,6 +167,10 @@ def build_parser() -> argparse.ArgumentParser:
             command.add_arguments(p)
         if command.input_options:
             _add_input(p)
+    for p in sub.choices.values():  # after the command too: the crash message says "rerun with --debug"
+        if "--debug" not in p._option_string_actions:
+            p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                           help="show tracebacks of internal errors")
     return parser
 
 
@@ -328,13 +335,17 @@ def _executor(args: argparse.Namespace) -> Iterator[cf.Executor | None]:
             watched.shutdown(wait=False)
             client.close()
         return
-    if jobs is None or jobs == 1:
+    if jobs is not None and jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, got {jobs}")
+    if (jobs is None or jobs == 1) and _timeout(args) is None:
         yield None
         return
-    if jobs < 1:
-        raise UsageError(f"--jobs must be at least 1, got {jobs}")
-    # workers draw no progress bars nor notices: several at once would scribble over one terminal line
-    pool = cf.ProcessPoolExecutor(jobs, initializer=progress.silence)
+    # --timeout alone: one worker process, so that a task past the limit can be stopped (in this process
+    # it could not); workers draw no progress bars nor notices: several would scribble over one line
+    try:
+        pool = cf.ProcessPoolExecutor(jobs or 1, initializer=progress.silence)
+    except (OverflowError, ValueError) as exc:  # e.g. --jobs 99999999999999999999
+        raise UsageError(f"--jobs {jobs}: cannot start that many processes ({exc})") from None
     try:
         yield pool
     except BaseException:
@@ -344,9 +355,12 @@ def _executor(args: argparse.Namespace) -> Iterator[cf.Executor | None]:
 
 
 def _timeout(args: argparse.Namespace) -> float | None:
+    """--timeout in seconds; None for none, and for one beyond what a wait can express (1e308, inf: no limit)."""
     timeout = getattr(args, "timeout", None)
     if timeout is not None and not timeout > 0:
         raise UsageError(f"--timeout {timeout}: give a number of seconds > 0")
+    if timeout is not None and timeout >= threading.TIMEOUT_MAX:  # about 292 years
+        return None
     return timeout
 
 
@@ -355,7 +369,8 @@ regressions = Report.regressions
 
 
 def _emit(text: str, args: argparse.Namespace, fmt: str, stdout) -> None:
-    output = getattr(args, "output", None)
+    output = _output(args)
+    text = encodable(text)  # a plugin renderer's too: a lone surrogate from a JSON name cannot be written
     if output:
         try:
             write_atomically(Path(output).resolve(), text)
@@ -367,16 +382,24 @@ def _emit(text: str, args: argparse.Namespace, fmt: str, stdout) -> None:
 
 
 def _input_paths(args: argparse.Namespace) -> list[str]:
-    """Every file the command reads (data and config), as given on the command line."""
+    """Every file the command reads: those named on the command line (data and config), and every file
+    opened since the command started (a .cfg's samples, a criterion folder's files; see perfrigor.opened)."""
     paths = [getattr(args, name, None) for name in ("baseline", "candidate", "data", "config")]
     if getattr(args, "example", None) in examples.names():  # demo: the bundled files it reads
         paths += data_files(examples.path(args.example))
-    return [str(p) for p in [*paths, *(getattr(args, "files", None) or [])] if p]
+    named = [str(p) for p in [*paths, *(getattr(args, "files", None) or [])] if p]
+    return named + sorted(getattr(args, "opened", None) or ())
+
+
+def _output(args: argparse.Namespace) -> str | None:
+    """The file ``-o`` names; None for standard output (no ``-o``, or ``-o -``)."""
+    output = getattr(args, "output", None)
+    return None if output == "-" else output
 
 
 def _check_output(args: argparse.Namespace) -> None:
     """Refuse a bad ``-o`` target before the analysis, not after it (see :func:`_check_target`)."""
-    output = getattr(args, "output", None)
+    output = _output(args)
     if output:
         _check_target("-o", output, _input_paths(args), "the report")
 
@@ -384,9 +407,17 @@ def _check_output(args: argparse.Namespace) -> None:
 def _check_target(option: str, given: str, inputs: Sequence[str], what: str) -> None:
     """A file the command will write: refuse, before any work, a missing or read-only folder,
     a directory, or one of the command's own input files (symlinks resolved)."""
+    if os.path.exists(given) and not os.path.isdir(given) and not os.path.isfile(given):  # /dev/stdout, a pipe
+        stdout_hint = "; for standard output leave out -o or give -o -" if option == "-o" else ""
+        raise UsageError(f"{option} {given}: not a regular file (a device, pipe or socket), which cannot be "
+                         f"replaced atomically; give a file name{stdout_hint}")
     target = Path(given).resolve()
     if not target.parent.is_dir():
         raise UsageError(f"{option} {given}: cannot write: no such directory {str(Path(given).parent)!r}")
+    longest = _name_max(target.parent)
+    if longest is not None and len(os.fsencode(target.name)) > longest:
+        raise UsageError(f"{option} {given}: cannot write: the file name is {len(os.fsencode(target.name))} bytes "
+                         f"long, more than the {longest} its folder's file system allows")
     if target.is_dir():
         raise UsageError(f"{option} {given}: is a directory; give a file name")
     if target.exists() and not target.is_file():
@@ -395,9 +426,17 @@ def _check_target(option: str, given: str, inputs: Sequence[str], what: str) -> 
         raise UsageError(f"{option} {given}: cannot write: the folder {str(target.parent)!r} is not writable")
     if target.exists() and not os.access(target, os.W_OK):
         raise UsageError(f"{option} {given}: cannot write: the file is read-only")
-    for path in inputs:
-        if Path(path).resolve() == target:
-            raise UsageError(f"{option} {given}: is the input file {path}; {what} would replace it")
+    read = opened.same_file(target, inputs)  # through symbolic or hard links too
+    if read is not None:
+        raise UsageError(f"{option} {given}: is the input file {read}; {what} would replace it")
+
+
+def _name_max(folder: Path) -> int | None:
+    """The longest file name (bytes) the file system of ``folder`` allows; None where the system does not say."""
+    try:
+        return int(os.pathconf(folder, "PC_NAME_MAX"))
+    except (AttributeError, OSError, ValueError):
+        return None
 
 
 def _render_options(args: argparse.Namespace, fmt: str) -> dict[str, Any]:
@@ -425,7 +464,7 @@ def _render(renderer: Any, report: Report, fmt: str, args: argparse.Namespace) -
 
 def _format(args: argparse.Namespace) -> str:
     """--format, else the format whose suffix matches -o FILE, else text."""
-    output = getattr(args, "output", None)
+    output = _output(args)
     _check_output(args)  # before the work, not after it
     if getattr(args, "format", None):
         return args.format
@@ -676,7 +715,10 @@ def _plots(pipeline: Pipeline, report: Report, suite: Suite, target: Path) -> No
             tag = "-".join(_safe(x) for x in (bench, system) if x)
             path = target.with_name(f"{target.stem}-{tag}{target.suffix or '.png'}")
         title = system if bench == system or len(suite.data) == 1 else f"{bench} / {system}"
-        save(describe_figure(sample.flat, sample.unit, found, title), path)
+        try:
+            save(describe_figure(sample.flat, sample.unit, found, title), path)
+        except OSError as exc:  # a full disk, a name too long: say which picture
+            raise UsageError(f"--plot: cannot write {path}: {exc.strerror or exc}") from None
         print(f"perfrigor: wrote {path}", file=sys.stderr)
 
 
@@ -738,7 +780,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:
             build_parser().print_help(sys.stderr)
             return EXIT_USAGE
-        return COMMANDS.get(args.command, cmd_plugin)(args, stdout)
+        with opened.recording() as args.opened:  # every file read: -o and --plot refuse them all
+            return COMMANDS.get(args.command, cmd_plugin)(args, stdout)
     except BrokenPipeError:  # e.g. `perfrigor list | head`
         return EXIT_OK
     except (PerfrigorError, OSError) as exc:

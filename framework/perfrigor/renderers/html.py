@@ -8,10 +8,11 @@ method details are ``<details>`` groups a reader opens on demand.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from html import escape
+from html import escape as _escape
 
 from ..errors import ConfigError
 from ..plots.style import OUTCOME_COLOURS
+from ..textsafe import encodable, one_line
 from ._blocks import Block, Details, Figure, Heading, Item, Items, Para, Table
 from ._layout import Options, layout
 
@@ -42,9 +43,15 @@ footer { margin-top: 2rem; color: #718096; font-size: 12px; }
 """
 
 
+def escape(text: str, quote: bool = True) -> str:
+    """A text as HTML: markup escaped, on one line (a name's line break or control characters shown as
+    escapes, as in the other formats: perfrigor.textsafe)."""
+    return _escape(one_line(text), quote)
+
+
 def _item(item: Item) -> str:
     """Its line as is; the further lines (key numbers, reasons) quieter, each on its own line."""
-    first, *rest = [*(item.text.splitlines() or [""]), *item.more]
+    first, *rest = [item.text, *item.more]
     more = "<br>".join(escape(line) for line in rest)
     return escape(first) + (f'<br><span class="more">{more}</span>' if rest else "")
 
@@ -75,7 +82,8 @@ class HtmlRenderer:
         body: list[str] = []
         self._blocks(layout(report, Options(verbose=verbose, figures=plots, max_plots=max_plots)), body)
         title = escape(f"perfrigor report: {report.pipeline}")
-        return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        # encodable: a lone surrogate in a name (valid JSON, not UTF-8) reaches the plots' texts too
+        return encodable("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                 f"<title>{title}</title>\n<style>{CSS}{_TONES}</style>\n</head>\n<body>\n"
                 + "\n".join(body)
