@@ -62,3 +62,12 @@ def markdown_text(text: str, line_start: bool = True) -> str:
         return text
     return _MARKDOWN_LINE_START.sub(lambda m: m.group(1) + (f"\\{m.group(2)}" if m.group(2)
                                                             else f"{m.group(3)}\\{m.group(4)}"), text)
+
+
+def shortened(text: str, limit: int = 40) -> str:
+    """``text`` cut to ``limit`` characters in the middle ("golang.org/x/…/Benchmark07"), where the
+    start and the end, which tell long benchmark names apart, both stay; shorter text as it is."""
+    if len(text) <= limit:
+        return text
+    tail = (limit - 1) * 3 // 5  # the end tells most apart: BenchmarkX/size=N
+    return text[:limit - 1 - tail] + "…" + text[len(text) - tail:]

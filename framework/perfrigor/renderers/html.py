@@ -12,7 +12,7 @@ from html import escape as _escape
 
 from ..errors import ConfigError
 from ..plots.style import OUTCOME_COLOURS
-from ..textsafe import encodable, one_line
+from ..textsafe import encodable, one_line, shortened
 from ._blocks import Block, Details, Figure, Heading, Item, Items, Para, Table
 from ._layout import Options, layout
 
@@ -31,6 +31,7 @@ th { background: #edf2f7; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 tr:nth-child(even) td { background: #f7fafc; }
 td:not(:last-child) { white-space: nowrap; }
+td:last-child { min-width: 14rem; }
 ul { padding-left: 1.4rem; } li { margin: .2rem 0; white-space: pre-line; }
 span.more { color: #4a5568; font-size: 13px; }
 details { margin: .35rem 0; border-left: 3px solid #e2e8f0; padding-left: .7rem; }
@@ -54,6 +55,17 @@ def _item(item: Item) -> str:
     first, *rest = [item.text, *item.more]
     more = "<br>".join(escape(line) for line in rest)
     return escape(first) + (f'<br><span class="more">{more}</span>' if rest else "")
+
+
+#: the longest text a column that does not wrap shows whole (a longer one, a benchmark name of 100
+#: characters, is cut in the middle and shown whole on hover): the table stays readable at 1280 px
+CELL_CHARS = 48
+
+
+def _cell(text: str, nowrap: bool) -> str:
+    if not nowrap or len(text) <= CELL_CHARS:
+        return escape(text)
+    return f'<span title="{escape(text)}">{escape(shortened(text, CELL_CHARS))}</span>'
 
 
 def _classes(tone: str, numeric: bool) -> str:
@@ -109,9 +121,10 @@ class HtmlRenderer:
     @staticmethod
     def _table(block: Table) -> str:
         head = "".join(f"<th>{escape(c.header)}</th>" for c in block.columns)
+        last = len(block.columns) - 1
         rows = "".join(
-            "<tr>" + "".join(f"<td{_classes(cell.tone, col.numeric)}>{escape(cell.text)}</td>"
-                             for cell, col in zip(row, block.columns, strict=True)) + "</tr>"
+            "<tr>" + "".join(f"<td{_classes(cell.tone, col.numeric)}>{_cell(cell.text, i < last)}</td>"
+                             for i, (cell, col) in enumerate(zip(row, block.columns, strict=True))) + "</tr>"
             for row in block.rows)
         return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
 
