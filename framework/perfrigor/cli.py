@@ -157,6 +157,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("demo", help=f"run the {DEFAULT_PRESET!r} preset on bundled example data")
     p.add_argument("example", nargs="?", default="two-versions",
                    help="bundled data set (default: two-versions)")
+    p.add_argument("--copy", metavar="DIR",
+                   help="write the bundled examples into DIR under the README tour's names (old.txt, new.txt, "
+                        "bench.cfg, suite.csv, ...) and stop; the tour starts there")
     _add_analysis(p)
     for rec in get_registry().commands.values():
         if rec.name in COMMANDS:
@@ -727,6 +730,11 @@ def _safe(text: str) -> str:
 
 
 def cmd_demo(args: argparse.Namespace, stdout) -> int:
+    if args.copy:
+        written = examples.copy_tour(args.copy)
+        print(f"perfrigor demo: wrote {len(written)} files to {args.copy}: {', '.join(p.name for p in written)}; "
+              f"the README's tour runs there (cd {args.copy}; its README.md says what each file is)", file=sys.stderr)
+        return EXIT_OK
     registry = get_registry()
     name = args.pipeline or DEFAULT_PRESET
     if not args.config and name not in registry.presets:
