@@ -59,14 +59,15 @@ def test_one_case_per_benchmark_valid_against_the_schema(report, schema):
 
 
 def test_names_from_data_are_escaped(schema):
-    names = ["a <b> & \"c\"", "line\nbreak", "esc\x1b[2J", "bell\x07", "lone \ud800 surrogate"]
+    names = ["a <b> & \"c\"", "line\nbreak", "esc\x1b[2J", "bell\x07", "lone \ud800 surrogate", "not \uffff xml"]
     with pr.registry.temporary(allow=["core"]):
         report = verdict_report(len(names), outcome=lambda i: "slower", names=names.__getitem__)
         text = report.render("junit")
     doc = _parse(text)
     schema.assertValid(doc)
     got = [c.get("name") for c in doc.findall("testsuite/testcase")]
-    assert got == ["a <b> & \"c\"", "line\nbreak", "esc\\x1b[2J", "bell\\x07", "lone \ufffd surrogate"]
+    assert got == ["a <b> & \"c\"", "line\nbreak", "esc\\x1b[2J", "bell\\x07", "lone \\ud800 surrogate",
+                   "not \ufffd xml"]
 
 
 def test_without_verdicts_a_regression_is_a_failure(toy, schema):

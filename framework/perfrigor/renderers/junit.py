@@ -19,8 +19,9 @@ from ..results import Verdict
 from ..textsafe import terminal_safe
 from ._verdicts import change_text, direction, flags_of, suite_line
 
-#: characters XML 1.0 cannot hold even escaped (after terminal_safe has shown the control characters)
-_NOT_XML = re.compile("[\ud800-\udfff\ufffe\uffff]")
+#: characters XML 1.0 cannot hold even escaped, that terminal_safe leaves (it shows the control characters
+#: and lone surrogates as escapes)
+_NOT_XML = re.compile("[\ufffe\uffff]")
 
 
 def _text(text: str) -> str:
