@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import gzip
 import math
+import os
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,8 @@ import numpy as np
 
 from ..data import BenchmarkInfo, Sample, Suite
 from ..errors import DataError
+from .limits import HOW_TO_RAISE, RATIO_FLOOR, shown_size
+from .limits import current as current_limits
 from .numbers import is_number, parse_number, shown
 
 #: unit names tidy tables use in column names, and the short form perfrigor reports
@@ -27,20 +30,92 @@ UNIT_ALIASES = {
 }
 
 GZIP_MAGIC = b"\x1f\x8b"
+UTF8_BOM = b"\xef\xbb\xbf"
+#: bytes read at a time from a file or a gzip stream
+CHUNK = 1 << 22
+#: bytes of whole lines parsed together by the readers of text (the temporary arrays take ~15x that)
+LINE_CHUNK = 1 << 20
+
+
+def input_chunks(path: Path, size: int = CHUNK) -> Iterator[bytes]:
+    """The file's bytes in chunks of about ``size``, gunzipped when gzip-compressed (pyperf writes ``.json.gz``).
+
+    The limits of :mod:`perfrigor.readers.limits` hold: a larger file, or gzip data unpacking past
+    the size or ratio limit, is a DataError before its bytes are kept.
+    """
+    limit = current_limits()
+    try:
+        with path.open("rb") as fh:
+            on_disk = os.fstat(fh.fileno()).st_size
+            if limit.max_size is not None and on_disk > limit.max_size:
+                raise DataError(f"{path}: {shown_size(on_disk)} is more than the input size limit of "
+                                f"{shown_size(limit.max_size)}; {HOW_TO_RAISE}")
+            head = fh.read(2)
+            fh.seek(0)
+            if head != GZIP_MAGIC:
+                while chunk := fh.read(size):
+                    yield chunk
+                return
+            yield from _gunzipped(fh, path, size, limit)
+    except OSError as exc:
+        raise DataError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def _gunzipped(fh: Any, path: Path, size: int, limit: Any) -> Iterator[bytes]:
+    """Chunks of gzip data unpacked, stopped at the size and ratio limits (a gzip bomb is one DataError)."""
+    unpacked = 0
+    try:
+        with gzip.GzipFile(fileobj=fh) as gz:
+            while chunk := gz.read(size):
+                unpacked += len(chunk)
+                if limit.max_size is not None and unpacked > limit.max_size:
+                    raise DataError(f"{path}: gzip data unpacks to more than the input size limit of "
+                                    f"{shown_size(limit.max_size)}; {HOW_TO_RAISE}")
+                packed = max(fh.tell(), 1)
+                if limit.max_ratio is not None and unpacked > RATIO_FLOOR and unpacked > limit.max_ratio * packed:
+                    raise DataError(f"{path}: gzip data unpacks to more than {limit.max_ratio:g} times its size "
+                                    f"({shown_size(unpacked)} from {shown_size(packed)} so far): refused as a "
+                                    "decompression bomb; --max-input-size none lifts the limits")
+                yield chunk
+    except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
+        raise DataError(f"{path}: damaged gzip file ({exc})") from None
 
 
 def read_bytes(path: Path) -> bytes:
-    """The file's bytes, gunzipped when it is gzip-compressed (pyperf writes ``.json.gz``)."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise DataError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    if raw[:2] == GZIP_MAGIC:
-        try:
-            return gzip.decompress(raw)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise DataError(f"{path}: damaged gzip file ({exc})") from None
-    return raw
+    """The file's bytes, gunzipped when it is gzip-compressed, within the input limits (:func:`input_chunks`)."""
+    return b"".join(input_chunks(path))
+
+
+def line_chunks(path: Path, size: int = LINE_CHUNK) -> Iterator[tuple[bytes, int, int]]:
+    """``(bytes, number of its first line, offset of its first byte)``: the file in chunks of whole lines.
+
+    Each chunk but the last ends with a newline, so a chunk's lines are the file's lines; a UTF-8
+    byte-order mark is dropped (offsets count from after it, as :func:`decode`'s messages do).
+    """
+    line, offset = 1, 0
+    tail = b""
+    first = True
+    for chunk in input_chunks(path, size):
+        if first:
+            first = False
+            chunk = chunk.removeprefix(UTF8_BOM)
+        data = tail + chunk if tail else chunk
+        cut = data.rfind(b"\n") + 1
+        if cut == 0:
+            tail = data
+            continue
+        body, tail = (data[:cut], data[cut:]) if cut < len(data) else (data, b"")
+        yield body, line, offset
+        line += body.count(b"\n")
+        offset += len(body)
+    if tail:
+        yield tail, line, offset
+
+
+def not_utf8(chunk: bytes, exc: UnicodeDecodeError, path: Path, line: int, offset: int) -> DataError:
+    """The DataError of :func:`decode` for a chunk of a file (its first line and byte offset given)."""
+    line += chunk[:exc.start].count(b"\n")
+    return DataError(f"{path}, line {line}: not UTF-8 text ({exc.reason} at byte {offset + exc.start})")
 
 
 def decode(raw: bytes, path: Path) -> str:
@@ -86,7 +161,7 @@ def number(raw: Any, where: str, what: str = "value", text: bool = False) -> flo
         raise DataError(f"{where}: {what} {raw!r} is not a finite number (infinity and NaN are not measurements)")
     if raw is None:
         raise DataError(f"{where}: missing {what}")
-    if isinstance(raw, bool):
+    if isinstance(raw, bool | np.bool_):
         raise DataError(f"{where}: {what} {raw!r} is not a number")
     if isinstance(raw, int):
         try:
@@ -95,6 +170,10 @@ def number(raw: Any, where: str, what: str = "value", text: bool = False) -> flo
             raise DataError(f"{where}: {what} {_int_text(raw)} is too large for a floating-point "
                             "number") from None
     if isinstance(raw, float):  # a float subclass (numpy's float64)
+        return number(float(raw), where, what)
+    if isinstance(raw, np.integer):  # numpy's scalars (a DataFrame's object column): numbers, not junk
+        return number(int(raw), where, what)
+    if isinstance(raw, np.floating):  # float32, float16: exactly representable as a float
         return number(float(raw), where, what)
     if isinstance(raw, str):
         if text:
