@@ -96,6 +96,9 @@ def _add_input(p: argparse.ArgumentParser) -> None:
     p.add_argument("--input", action="append", default=[], metavar="KEY=VALUE",
                    help="reader option, value in TOML syntax, e.g. --input value=time_ms "
                         "--input 'levels=[\"invocation\",\"iteration\"]' (repeatable)")
+    p.add_argument("--max-input-size", metavar="SIZE",
+                   help="refuse an input larger than SIZE, on disk or gunzipped (default 1G; 500M, 4G, 'none'); "
+                        "gzip data unpacking to over 100 times its size is refused too")
 
 
 def _add_analysis(p: argparse.ArgumentParser, pipeline_choice: bool = True) -> None:
@@ -215,6 +218,8 @@ def _reader_options(args: argparse.Namespace, base: Mapping[str, Any] | None = N
         options["format"] = args.input_format
     if getattr(args, "metric", None):
         options["metric"] = args.metric
+    if getattr(args, "max_input_size", None) is not None:
+        options["max_input_size"] = args.max_input_size
     return options
 
 

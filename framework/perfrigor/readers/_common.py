@@ -6,7 +6,7 @@ import gzip
 import math
 import os
 import zlib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -46,10 +46,7 @@ def input_chunks(path: Path, size: int = CHUNK) -> Iterator[bytes]:
     limit = current_limits()
     try:
         with path.open("rb") as fh:
-            on_disk = os.fstat(fh.fileno()).st_size
-            if limit.max_size is not None and on_disk > limit.max_size:
-                raise DataError(f"{path}: {shown_size(on_disk)} is more than the input size limit of "
-                                f"{shown_size(limit.max_size)}; {HOW_TO_RAISE}")
+            check_size(path, os.fstat(fh.fileno()).st_size)
             head = fh.read(2)
             fh.seek(0)
             if head != GZIP_MAGIC:
@@ -59,6 +56,21 @@ def input_chunks(path: Path, size: int = CHUNK) -> Iterator[bytes]:
             yield from _gunzipped(fh, path, size, limit)
     except OSError as exc:
         raise DataError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def check_size(path: Path, size: int | None = None) -> None:
+    """DataError when a file is larger than the input size limit of the read in progress."""
+    limit = current_limits().max_size
+    if limit is None:
+        return
+    if size is None:
+        try:
+            size = path.stat().st_size
+        except OSError as exc:
+            raise DataError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if size > limit:
+        raise DataError(f"{path}: {shown_size(size)} is more than the input size limit of {shown_size(limit)}; "
+                        f"{HOW_TO_RAISE}")
 
 
 def _gunzipped(fh: Any, path: Path, size: int, limit: Any) -> Iterator[bytes]:
@@ -75,7 +87,8 @@ def _gunzipped(fh: Any, path: Path, size: int, limit: Any) -> Iterator[bytes]:
                 if limit.max_ratio is not None and unpacked > RATIO_FLOOR and unpacked > limit.max_ratio * packed:
                     raise DataError(f"{path}: gzip data unpacks to more than {limit.max_ratio:g} times its size "
                                     f"({shown_size(unpacked)} from {shown_size(packed)} so far): refused as a "
-                                    "decompression bomb; --max-input-size none lifts the limits")
+                                    "decompression bomb; --max-input-size none (max_input_size='none') lifts "
+                                    "the limits")
                 yield chunk
     except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
         raise DataError(f"{path}: damaged gzip file ({exc})") from None
@@ -162,7 +175,7 @@ def number(raw: Any, where: str, what: str = "value", text: bool = False) -> flo
     if raw is None:
         raise DataError(f"{where}: missing {what}")
     if isinstance(raw, bool | np.bool_):
-        raise DataError(f"{where}: {what} {raw!r} is not a number")
+        raise DataError(f"{where}: {what} {bool(raw)!r} is not a number")
     if isinstance(raw, int):
         try:
             return float(raw)
@@ -258,6 +271,8 @@ def sample_or_suite(data: Mapping[str, Mapping[str, Sample]], path: Path,
     """
     if not data:
         raise DataError(f"{path}: no measurements")
+    distinct_names(data, path, "benchmark")
+    distinct_names({s: None for per in data.values() for s in per}, path, "system")
     if len(data) == 1:
         ((bench, systems),) = data.items()
         if len(systems) == 1:
@@ -267,6 +282,25 @@ def sample_or_suite(data: Mapping[str, Mapping[str, Sample]], path: Path,
             return sample
     data, only_in = split_one_sided(data, path)
     return Suite(data, info={b: i for b, i in (info or {}).items() if b in data}, source=str(path), only_in=only_in)
+
+
+def space_key(name: str) -> str:
+    """A name with its white space (Unicode's too) collapsed: names of one key differ only in white space."""
+    return " ".join(name.split())
+
+
+def distinct_names(names: Iterable[str], path: Path, what: str) -> None:
+    """DataError for two names that differ only in white space (``a`` and `` a``): which is meant is a guess.
+
+    Every reader holds its names to this rule: two such names are neither pooled into one sample
+    nor shown side by side as if they were different.
+    """
+    seen: dict[str, str] = {}
+    for name in names:
+        first = seen.setdefault(space_key(str(name)), name)
+        if first != name:
+            raise DataError(f"{path}: the {what} names {first!r} and {name!r} differ only in white space; which one "
+                            "is meant is ambiguous (write each name one way)")
 
 
 def split_one_sided(data: Mapping[str, Mapping[str, Sample]], path: Path

@@ -21,12 +21,7 @@ import numpy as np
 
 from ..data import Sample, Suite
 from ..errors import DataError
-from ._common import at, json_type, number, positions, sample_or_suite
-
-
-def space_key(name: str) -> str:
-    """A name with its white space (Unicode's too) collapsed: names of one key differ only in white space."""
-    return " ".join(name.split())
+from ._common import at, json_type, number, positions, sample_or_suite, space_key
 
 
 def place(path: Path, line: int) -> str:
