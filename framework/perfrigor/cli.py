@@ -33,8 +33,9 @@ from .inputs import as_suite, data_files
 from .output import write_atomically
 from .pipelines import Pipeline, Step
 from .readers import read
+from .records import StepSkip
 from .registry import get_registry
-from .report import Report, check_render_options, judge
+from .report import Report, StepInfo, check_render_options, judge
 from .results import to_jsonable
 from .textsafe import terminal_safe
 
@@ -654,12 +655,28 @@ def cmd_describe(args: argparse.Namespace, stdout) -> int:
             raise UsageError(f"--plot {args.plot}: give a .png, .svg or .pdf file name")
         _check_target("--plot", args.plot, _input_paths(args), "the picture")
     pipeline = _step_params(pipeline, args)
-    with _executor(args) as executor:
-        report = pipeline.run(*inputs, executor=executor, timeout=_timeout(args))
+    if max(s.values.size for s in samples) == 1:  # one repetition per benchmark: the values are the description
+        report = _values_only(pipeline, inputs[0], ONE_VALUE)
+    else:
+        with _executor(args) as executor:
+            report = pipeline.run(*inputs, executor=executor, timeout=_timeout(args))
     _emit(_render(renderer, report, fmt, args), args, fmt, stdout)
     if args.plot:
         _plots(pipeline, report, inputs[0], Path(args.plot))
     return EXIT_OK
+
+
+ONE_VALUE = ("every system has one value (one repetition per benchmark): no spread to estimate, no mixture to fit; "
+             "repeat the measurements to describe them (Google Benchmark: --benchmark_repetitions; JMH: -f, -i)")
+
+
+def _values_only(pipeline: Pipeline, suite: Suite, why: str) -> Report:
+    """describe's report when no step can run: the inputs (n and the value of each system), each step skipped."""
+    steps = [StepInfo(s.id, s.component.name, s.component.kind, s.component.scope, s.component.get_params())
+             for s in pipeline.steps]
+    return Report(pipeline=pipeline.name, steps=steps, baseline=suite.systems[0], candidate=None,
+                  inputs=suite.summary(), benchmark_results={b: {} for b in suite.benchmarks}, suite_results={},
+                  source=suite.source, skipped=[StepSkip(s.id, why) for s in steps], data=suite)
 
 
 def _plots(pipeline: Pipeline, report: Report, suite: Suite, target: Path) -> None:

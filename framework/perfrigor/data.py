@@ -380,6 +380,9 @@ class Suite:
     #: benchmarks measured by one system only, ``{system: [benchmark, ...]}``: not in ``data``, listed
     #: so reports can say what was not compared (filled when files with different benchmark sets are paired)
     only_in: Mapping[str, list[str]] = attrs.field(factory=dict)
+    #: benchmarks of the input with nothing to compare, ``{benchmark: why}`` (a Go benchmark that does not
+    #: report the chosen metric): not in ``data``, listed so that reports name them
+    excluded: Mapping[str, str] = attrs.field(factory=dict)
 
     def __attrs_post_init__(self) -> None:
         where = self.source or "suite"
@@ -391,6 +394,13 @@ class Suite:
         if overlap:
             raise DataError(f"{where}: benchmark(s) {overlap} are listed in only_in but have data for every system")
         object.__setattr__(self, "only_in", only_in)
+        if not isinstance(self.excluded, Mapping):
+            raise DataError(f"{where}: excluded must be a mapping {{benchmark: why}}")
+        excluded = {str(b): str(why) for b, why in self.excluded.items()}
+        both = sorted(set(excluded) & {str(b) for b in self.data}) if isinstance(self.data, Mapping) else []
+        if both:
+            raise DataError(f"{where}: benchmark(s) {both} are listed as excluded but have data")
+        object.__setattr__(self, "excluded", excluded)
         if not isinstance(self.data, Mapping):
             raise DataError(f"{where}: a suite is a mapping {{benchmark: {{system: sample}}}}, "
                             f"got {type(self.data).__name__}")

@@ -521,6 +521,7 @@ class Pipeline:
             source=suite.source,
             skipped=skipped,
             only_in=dict(suite.only_in),
+            excluded=dict(suite.excluded),
             data=suite,
             not_compared=self._not_compared(suite, baseline, candidate),
         )

@@ -71,6 +71,8 @@ class Report:
     data: Any = attrs.field(default=None, repr=False)
     #: systems of the data that no pair step compared (three or more systems), ``{system: why}``
     not_compared: Mapping[str, str] = attrs.field(factory=dict)
+    #: benchmarks of the input with nothing to compare (``Suite.excluded``), ``{benchmark: why}``
+    excluded: Mapping[str, str] = attrs.field(factory=dict)
 
     @property
     def benchmarks(self) -> list[str]:
@@ -195,6 +197,7 @@ class Report:
             "skipped": [s.to_dict() for s in self.skipped],
             "only_in": {s: list(b) for s, b in self.only_in.items()},
             "not_compared": dict(self.not_compared),
+            "excluded": dict(self.excluded),
         }
 
     def to_frame(self) -> Any:

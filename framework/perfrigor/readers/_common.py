@@ -261,19 +261,22 @@ def positions(lines: Any) -> np.ndarray | None:
 
 
 def sample_or_suite(data: Mapping[str, Mapping[str, Sample]], path: Path,
-                    info: Mapping[str, BenchmarkInfo] | None = None, named: bool = True) -> Sample | Suite:
+                    info: Mapping[str, BenchmarkInfo] | None = None, named: bool = True,
+                    excluded: Mapping[str, str] | None = None) -> Sample | Suite:
     """One benchmark of one system gives its Sample; anything more gives a Suite.
 
     The same rule in every reader: ``perfrigor compare old new`` reads two
     Samples (or two one-system Suites, which the caller pairs by benchmark).
     When the benchmark has a name of its own (``named``: not made up from the
-    file name), the Sample keeps it in ``metadata["benchmark"]`` so reports show it.
+    file name), the Sample keeps it in ``metadata["benchmark"]`` so reports show it. ``excluded``:
+    benchmarks of the file with nothing to compare, ``{benchmark: why}`` (the file then holds more
+    than one benchmark: a Suite, which lists them).
     """
     if not data:
         raise DataError(f"{path}: no measurements")
     distinct_names(data, path, "benchmark")
     distinct_names({s: None for per in data.values() for s in per}, path, "system")
-    if len(data) == 1:
+    if len(data) == 1 and not excluded:
         ((bench, systems),) = data.items()
         if len(systems) == 1:
             (sample,) = systems.values()
@@ -281,7 +284,8 @@ def sample_or_suite(data: Mapping[str, Mapping[str, Sample]], path: Path,
                 sample = attrs.evolve(sample, metadata={**sample.metadata, "benchmark": bench})
             return sample
     data, only_in = split_one_sided(data, path)
-    return Suite(data, info={b: i for b, i in (info or {}).items() if b in data}, source=str(path), only_in=only_in)
+    return Suite(data, info={b: i for b, i in (info or {}).items() if b in data}, source=str(path), only_in=only_in,
+                 excluded=dict(excluded or {}))
 
 
 def space_key(name: str) -> str:
