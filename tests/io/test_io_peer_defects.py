@@ -90,6 +90,6 @@ def test_describe_on_a_one_iteration_jmh_file(tmp_path, capsys):
 def test_a_single_value_among_others_names_why_its_mixture_is_not_fitted(tmp_path):
     path = tmp_path / "v.json"
     path.write_text(json.dumps({"one": [42.0], "many": [1.0, 1.2, 0.9, 1.1, 1.05]}))
-    report = pr.Pipeline([{"component": "gmm", "random_state": 0}]).run(pr.read(path))
+    report = pr.Pipeline(["gmm"]).run(pr.read(path))
     assert [e.message for e in report.errors] == [
         f"{path.name}: one value (42): no mixture to fit (it needs at least 3 distinct values); repeat the measurement"]
