@@ -177,8 +177,10 @@ def _add_shorthands(p: argparse.ArgumentParser) -> None:
     owners: dict[str, list[str]] = {}
     infos: dict[str, ParamInfo] = {}
     for rec in get_registry().components.values():
+        if not rec.shorthands:
+            continue  # known without importing the component
         params = {info.name: info for info in rec.obj.param_info()}
-        for name in rec.obj.shorthands:
+        for name in rec.shorthands:
             if name in params:
                 owners.setdefault(name, []).append(rec.name)
                 infos.setdefault(name, params[name])
@@ -483,8 +485,8 @@ def cmd_list(args: argparse.Namespace, stdout) -> int:
     registry = get_registry()
     if args.name:
         return _list_one(registry, args.name, args.format, stdout)
-    comps = [{"name": r.name, "kind": r.obj.kind, "scope": r.obj.scope, "plugin": r.plugin,
-              "version": r.version, "description": r.obj.description()}
+    comps = [{"name": r.name, "kind": r.kind, "scope": r.scope, "plugin": r.plugin,
+              "version": r.version, "description": r.description}
              for r in sorted(registry.components.values(), key=lambda r: r.name)]
     presets = [{"name": r.name, "plugin": r.plugin, "description": r.obj.get("description", ""),
                 "steps": [s["component"] if isinstance(s, Mapping) else str(s) for s in r.obj.get("steps", [])]}
