@@ -34,7 +34,7 @@ UTF8_BOM = b"\xef\xbb\xbf"
 #: bytes read at a time from a file or a gzip stream
 CHUNK = 1 << 22
 #: bytes of whole lines parsed together by the readers of text (the temporary arrays take ~15x that)
-LINE_CHUNK = 1 << 20
+LINE_CHUNK = 1 << 18
 
 
 def input_chunks(path: Path, size: int = CHUNK) -> Iterator[bytes]:

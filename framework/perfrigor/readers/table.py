@@ -214,6 +214,7 @@ def group(path: Path, columns: Any, lines: np.ndarray, value_lines: np.ndarray, 
         row_unit, parent = _units(row_unit, codes, len(names.names))
         parents.append(parent)
     order = np.argsort(row_unit, kind="stable")
+    del zeros
     rows_per_unit = np.bincount(row_unit, minlength=(parents[-1].size if parents else n_samples))
     # the sample of each unit at each level, and each sample's first unit there
     samples_at = [np.arange(n_samples)]

@@ -253,7 +253,7 @@ class _Columns:
         worst = []
         for column, (j, names) in self.labels.items():
             codes, bad_row = _names(chunk, raw, field_starts[:, j], field_ends[:, j], names, lines)
-            self.codes[column].append(codes)
+            self.codes[column].append(codes.astype(np.int32) if len(names.names) < 2**31 else codes)
             if bad_row is not None:
                 worst.append(bad_row)
         values, bad_row = _values(raw, field_starts[:, self.value], field_ends[:, self.value])
@@ -263,15 +263,22 @@ class _Columns:
             self.bad = int(lines[min(worst)])
             return
         self.values.append(values)
-        self.lines.append(lines)
+        self.lines.append(lines.astype(np.int32) if lines[-1:].max(initial=0) < 2**31 else lines)
 
     def table(self, options: dict[str, Any]) -> Sample | Suite:
         """The samples of every row read (grouped as the csv module's reading would group them)."""
-        lines = np.concatenate(self.lines) if self.lines else np.empty(0, dtype=np.int64)
-        coded = {c: (names, np.concatenate(self.codes[c]) if self.codes[c] else np.empty(0, dtype=np.int64))
+        lines = _joined(self.lines, np.int64)
+        coded = {c: (names, _joined(self.codes[c], self.codes[c][0].dtype if self.codes[c] else np.int64))
                  for c, (_, names) in self.labels.items()}
-        values = np.concatenate(self.values) if self.values else np.empty(0)
+        values = _joined(self.values, np.float64)
         return from_columns(self.m, self.path, lines, {}, text=True, coded=coded, values=values)
+
+
+def _joined(parts: list[np.ndarray], dtype: Any) -> np.ndarray:
+    """The parts end to end, as ``dtype``; the parts let go (so they are not held twice)."""
+    out = np.concatenate(parts, dtype=dtype) if parts else np.empty(0, dtype=dtype)
+    parts.clear()
+    return out
 
 
 def _lines(raw: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -8,6 +8,7 @@ that breaks a rule is read again line by line (:func:`strict_lines`), which name
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -52,9 +53,10 @@ class ValuesReader:
 
 
 def read_values(path: Path) -> tuple[np.ndarray, np.ndarray]:
-    """Every number of a values file and its line; DataError naming the first bad line."""
-    values: list[np.ndarray] = []
-    lines: list[np.ndarray] = []
+    """Every number of a values file and its line (read-only arrays); DataError naming the first bad line."""
+    values = Growing(np.float64)
+    lines = Growing(np.int64)
+    on_disk = path.stat().st_size
     for chunk, first_line, offset in line_chunks(path):
         fast = fast_lines(chunk)
         if fast is None:
@@ -64,11 +66,42 @@ def read_values(path: Path) -> tuple[np.ndarray, np.ndarray]:
                 raise not_utf8(chunk, exc, path, first_line, offset) from None
             found, where = strict_lines(text, path, first_line)
             fast = np.asarray(found, dtype=float), np.asarray(where, dtype=np.int64) - first_line
-        values.append(fast[0])
-        lines.append(fast[1] + first_line)
-    if not values:
-        return np.empty(0), np.empty(0, dtype=np.int64)
-    return np.concatenate(values), np.concatenate(lines)
+        if not values.size:  # room for the file's numbers, guessed from the first chunk's (grown if short)
+            guess = int(fast[0].size * max(on_disk, len(chunk)) / max(len(chunk), 1) * 1.02) + 16
+            values.reserve(guess)
+            lines.reserve(guess)
+        values.add(fast[0])
+        lines.add(fast[1] + first_line)
+    return values.frozen(), lines.frozen()
+
+
+class Growing:
+    """An array filled part by part, in room reserved ahead (grown by half when short, trimmed at the end).
+
+    The numbers of a large file are written once into their final array, rather than kept in
+    parts and joined (which holds them twice); :meth:`frozen` hands it over read-only, and a
+    Sample takes a read-only array without copying it.
+    """
+
+    def __init__(self, dtype: Any) -> None:
+        self.data = np.empty(0, dtype=dtype)
+        self.size = 0
+
+    def reserve(self, size: int) -> None:
+        if size > self.data.size:
+            self.data.resize(size, refcheck=False)
+
+    def add(self, part: np.ndarray) -> None:
+        end = self.size + part.size
+        if end > self.data.size:
+            self.reserve(max(end, self.data.size + self.data.size // 2))
+        self.data[self.size:end] = part
+        self.size = end
+
+    def frozen(self) -> np.ndarray:
+        self.data.resize(self.size, refcheck=False)
+        self.data.setflags(write=False)
+        return self.data
 
 
 def strict_lines(text: str, path: Path, first_line: int = 1) -> tuple[list[float], list[int]]:
