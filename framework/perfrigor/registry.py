@@ -25,7 +25,6 @@ import attrs
 import pluggy
 
 from . import hookspecs
-from .commands import Command
 from .component import KINDS, SCOPES, Component, build
 from .errors import ConfigError, did_you_mean
 
@@ -176,7 +175,7 @@ class Registry:
                             self._check_lazy(item, plugin_name)
                         else:
                             self._check_component(item, plugin_name)
-                    elif hook_name == "perfrigor_commands" and not isinstance(item, Command):
+                    elif hook_name == "perfrigor_commands" and not isinstance(item, hookspecs.Command):
                         raise ConfigError(f"plugin {plugin_name}: perfrigor_commands() returned {item!r}, "
                                           "not a perfrigor.Command")
                     name = get_name(item)
@@ -230,6 +229,9 @@ class Registry:
 
     # -- look-ups with helpful errors
     def _lookup(self, table: dict[str, Registered], name: str, what: str) -> Registered:
+        if not isinstance(name, str):  # e.g. format = 3 in a config's [input]
+            raise ConfigError(f"{what} must be given by name (a string, e.g. {next(iter(sorted(table)), 'NAME')!r}), "
+                              f"got {name!r}")
         try:
             return table[name]
         except KeyError:

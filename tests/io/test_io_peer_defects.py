@@ -29,6 +29,8 @@ def test_a_metric_some_go_benchmarks_lack_compares_those_that_have_it_and_lists_
     report = pr.pipeline("default").run(suite)
     assert list(report.verdicts) == ["Imperceptible", "Imperceptible2"]
     assert report.to_dict()["excluded"] == suite.excluded
+    again = pr.Report.from_dict(json.loads(report.render("json")))  # a saved report keeps the list
+    assert again.excluded == suite.excluded and again.data.excluded == suite.excluded
     for fmt in ("text", "markdown", "html"):
         text = report.render(fmt)
         assert "Not compared (no a-bytes; it reports x): ZeroOverZero, ZeroOverZero2." in text, fmt
