@@ -37,7 +37,7 @@ from .params import (
 from .pipelines import Pipeline, pipeline
 from .readers import ReaderOption, parse_number, read
 from .records import ReportWarning, StepError, StepSkip
-from .registry import components, get
+from .registry import LazyComponent, components, get, lazy_exports
 from .registry import get_registry as get_registry  # for tools, not user-facing (see INTERNAL)
 from .report import Report, load_report
 from .results import (
@@ -92,5 +92,5 @@ __all__ = [
     "choice_param", "components", "conclusion", "confidence_param", "display", "drawing", "float_param", "get",
     "github", "hierarchy", "progress", "hookimpl", "int_param", "pair_key", "pipeline", "random_state_param",
     "read", "Reader", "Renderer", "resampling", "stats", "units", "ReaderOption", "parse_number",
-    "ReportWarning", "StepError", "StepSkip", "RatioComparison", "load_report",
+    "ReportWarning", "StepError", "StepSkip", "RatioComparison", "load_report", "LazyComponent", "lazy_exports",
 ]

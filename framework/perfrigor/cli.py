@@ -35,8 +35,9 @@ from .output import write_atomically
 from .params import ParamInfo
 from .pipelines import Pipeline, Step
 from .readers import read
+from .records import StepSkip
 from .registry import get_registry
-from .report import Report, check_render_options, judge, load_report
+from .report import Report, StepInfo, check_render_options, judge, load_report
 from .results import to_jsonable
 from .textsafe import encodable, terminal_safe
 
@@ -138,6 +139,9 @@ def _add_input(p: argparse.ArgumentParser) -> None:
     p.add_argument("--input", action="append", default=[], metavar="KEY=VALUE",
                    help="reader option, value in TOML syntax, e.g. --input value=time_ms "
                         "--input 'levels=[\"invocation\",\"iteration\"]' (repeatable)")
+    p.add_argument("--max-input-size", metavar="SIZE",
+                   help="refuse an input larger than SIZE, on disk or gunzipped (default 1G; 500M, 4G, 'none'); "
+                        "gzip data unpacking to over 100 times its size is refused too")
 
 
 def _add_analysis(p: argparse.ArgumentParser, pipeline_choice: bool = True) -> None:
@@ -248,8 +252,10 @@ def _add_shorthands(p: argparse.ArgumentParser) -> None:
     owners: dict[str, list[str]] = {}
     infos: dict[str, ParamInfo] = {}
     for rec in get_registry().components.values():
+        if not rec.shorthands:
+            continue  # known without importing the component
         params = {info.name: info for info in rec.obj.param_info()}
-        for name in rec.obj.shorthands:
+        for name in rec.shorthands:
             if name in params:
                 owners.setdefault(name, []).append(rec.name)
                 infos.setdefault(name, params[name])
@@ -290,6 +296,8 @@ def _reader_options(args: argparse.Namespace, base: Mapping[str, Any] | None = N
         options["format"] = args.input_format
     if getattr(args, "metric", None):
         options["metric"] = args.metric
+    if getattr(args, "max_input_size", None) is not None:
+        options["max_input_size"] = args.max_input_size
     return options
 
 
@@ -665,8 +673,8 @@ def cmd_list(args: argparse.Namespace, stdout) -> int:
     registry = get_registry()
     if args.name:
         return _list_one(registry, args.name, args.format, stdout)
-    comps = [{"name": r.name, "kind": r.obj.kind, "scope": r.obj.scope, "plugin": r.plugin,
-              "version": r.version, "description": r.obj.description()}
+    comps = [{"name": r.name, "kind": r.kind, "scope": r.scope, "plugin": r.plugin,
+              "version": r.version, "description": r.description}
              for r in sorted(registry.components.values(), key=lambda r: r.name)]
     presets = [{"name": r.name, "plugin": r.plugin, "description": r.obj.get("description", ""),
                 "steps": [s["component"] if isinstance(s, Mapping) else str(s) for s in r.obj.get("steps", [])]}
@@ -838,12 +846,28 @@ def cmd_describe(args: argparse.Namespace, stdout) -> int:
         _check_target("--plot", args.plot, _input_paths(args), "the picture")
     pipeline = _step_params(pipeline, args)
     timeout = _timeout(args)
-    with _executor(args, len(inputs[0])) as executor:
-        report = pipeline.run(*inputs, executor=executor, timeout=timeout)
+    if max(s.values.size for s in samples) == 1:  # one repetition per benchmark: the values are the description
+        report = _values_only(pipeline, inputs[0], ONE_VALUE)
+    else:
+        with _executor(args, len(inputs[0])) as executor:
+            report = pipeline.run(*inputs, executor=executor, timeout=timeout)
     _emit(_render(renderer, report, fmt, args), args, fmt, stdout)
     if args.plot:
         _plots(pipeline, report, inputs[0], Path(args.plot))
     return EXIT_OK
+
+
+ONE_VALUE = ("every system has one value (one repetition per benchmark): no spread to estimate, no mixture to fit; "
+             "repeat the measurements to describe them (Google Benchmark: --benchmark_repetitions; JMH: -f, -i)")
+
+
+def _values_only(pipeline: Pipeline, suite: Suite, why: str) -> Report:
+    """describe's report when no step can run: the inputs (n and the value of each system), each step skipped."""
+    steps = [StepInfo(s.id, s.component.name, s.component.kind, s.component.scope, s.component.get_params())
+             for s in pipeline.steps]
+    return Report(pipeline=pipeline.name, steps=steps, baseline=suite.systems[0], candidate=None,
+                  inputs=suite.summary(), benchmark_results={b: {} for b in suite.benchmarks}, suite_results={},
+                  source=suite.source, skipped=[StepSkip(s.id, why) for s in steps], data=suite)
 
 
 def _plots(pipeline: Pipeline, report: Report, suite: Suite, target: Path) -> None:

@@ -176,6 +176,11 @@ def only_in(report) -> list[Block]:
     if found:
         parts = "; ".join(f"only in {system}: {_names(benches, 20)}" for system, benches in found.items())
         out.append(Para(f"Not compared (measured by one system only): {parts}."))
+    why_not: dict[str, list[str]] = {}
+    for bench, why in (getattr(report, "excluded", None) or {}).items():
+        why_not.setdefault(why, []).append(bench)
+    for why, benches in why_not.items():
+        out.append(Para(f"Not compared ({why}): {_names(benches, 20)}."))
     return out
 
 
