@@ -16,7 +16,7 @@ shows this table (``--markdown``).
 
     python benchmarks/calibration.py --history [--replicates 200] [--suites 20] [--seed 0]
 
-The ``history`` detector over simulated histories of commits (``history_calibration.py``: false
+The ``change-scan`` detector over simulated histories of commits (``history_calibration.py``: false
 changes per series and the false discovery rate over suites without change, power and range
 coverage with one step); docs/methods/history.md shows its table.
 
@@ -196,7 +196,7 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--sizes", default="", help="only these sizes, e.g. 10,30 (default: every model's)")
     ap.add_argument("--markdown", action="store_true")
-    ap.add_argument("--history", action="store_true", help="calibrate the history detector instead (see "
+    ap.add_argument("--history", action="store_true", help="calibrate the change-scan detector instead (see "
                     "history_calibration.py; --replicates histories and --suites suites of 100 per cell)")
     args = ap.parse_args()
     if args.history:

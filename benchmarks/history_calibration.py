@@ -1,4 +1,4 @@
-"""Calibration of the ``history`` detector by simulation (``benchmarks/calibration.py --history``).
+"""Calibration of the ``change-scan`` detector by simulation (``benchmarks/calibration.py --history``).
 
     python benchmarks/calibration.py --history [--replicates 200] [--suites 20] [--seed 0]
 
@@ -80,7 +80,7 @@ def plain(h: pr.History, min_size: int = 3) -> tuple[float, int]:
 
 
 def null_rates(replicates: int, suites: int, seed: int) -> list[dict]:
-    detector = pr.get("history")
+    detector = pr.get("change-scan")
     rng = np.random.default_rng(seed)
     rows = []
     for n in LENGTHS:
@@ -105,7 +105,7 @@ def null_rates(replicates: int, suites: int, seed: int) -> list[dict]:
 
 
 def power_rates(replicates: int, seed: int) -> list[dict]:
-    detector = pr.get("history")
+    detector = pr.get("change-scan")
     rng = np.random.default_rng(seed + 1)
     rows = []
     for step in STEPS:

@@ -118,7 +118,7 @@ def history(levels: dict[str, np.ndarray], runs: int = 10, seed: int = 0, noise:
 
 
 def test_a_step_is_found_with_its_commit_range_speedup_and_pvalue() -> None:
-    res = pr.get("history").detect(history({"a": steps(200, 120), "b": steps(200), "c": steps(200, 60, 0.95)}))
+    res = pr.get("change-scan").detect(history({"a": steps(200, 120), "b": steps(200), "c": steps(200, 60, 0.95)}))
     found = {c.benchmark: c for c in res.changes}
     assert set(found) == {"a", "c"}
     a, c = found["a"], found["c"]
@@ -134,23 +134,23 @@ def test_a_step_is_found_with_its_commit_range_speedup_and_pvalue() -> None:
 def test_no_change_no_false_alarm_and_a_spike_is_not_a_change() -> None:
     level = steps(150)
     level[70] *= 1.3  # one slow commit (a busy runner)
-    res = pr.get("history").detect(history({"a": level, "b": steps(150)}, seed=3))
+    res = pr.get("change-scan").detect(history({"a": level, "b": steps(150)}, seed=3))
     assert not res.changes and not res.pending and res.fits["a"].damped == (70,)
 
 
 def test_the_last_commits_are_pending_not_changes() -> None:
-    res = pr.get("history").detect(history({"a": steps(100, 98, 1.1), "b": steps(100)}, seed=4))
+    res = pr.get("change-scan").detect(history({"a": steps(100, 98, 1.1), "b": steps(100)}, seed=4))
     assert not res.changes and [(p.benchmark, p.index, p.commits) for p in res.pending] == [("a", 98, 2)]
     assert res.pending[0].speedup < 1 and res.to_dict()["pending"][0]["outcome"] == "slower"
     # once enough commits follow, the change is confirmed at the same commit
-    res = pr.get("history").detect(history({"a": steps(103, 98, 1.1), "b": steps(103)}, seed=4))
+    res = pr.get("change-scan").detect(history({"a": steps(103, 98, 1.1), "b": steps(103)}, seed=4))
     assert [(c.benchmark, c.index) for c in res.changes] == [("a", 98)] and not res.pending
 
 
 def test_changes_do_not_move_when_commits_are_appended() -> None:
     levels = steps(300, 80) * steps(300, 190, 0.93)
     full = history({"a": levels, "b": steps(300, 150, 1.03)}, seed=5)
-    detector = pr.get("history")
+    detector = pr.get("change-scan")
     before = detector.detect(full.head(220))
     after = detector.detect(full)
     key = [(c.benchmark, c.commit, c.first, c.last) for c in before.changes]
@@ -162,8 +162,8 @@ def test_false_discovery_rate_over_benchmarks() -> None:
     """Changes are decided together: the same weak step passes alone and not among 200 benchmarks
     without change whose tests the false discovery rate counts."""
     weak = {"w": steps(60, 30, 1.003)}
-    alone = pr.get("history").detect(history(weak, runs=1, seed=7, noise=0.01))
-    crowd = pr.get("history").detect(history({**weak, **{f"n{i}": steps(60) for i in range(200)}}, runs=1, seed=7,
+    alone = pr.get("change-scan").detect(history(weak, runs=1, seed=7, noise=0.01))
+    crowd = pr.get("change-scan").detect(history({**weak, **{f"n{i}": steps(60) for i in range(200)}}, runs=1, seed=7,
                                              noise=0.01))
     assert crowd.tested > 200
     w_alone = [c for c in alone.changes if c.benchmark == "w"]
@@ -175,21 +175,21 @@ def test_false_discovery_rate_over_benchmarks() -> None:
 def test_throughputs_and_determinism() -> None:
     h = pr.as_history({"ops": pr.Sample(np.exp(np.random.default_rng(1).normal(0, 0.01, (80, 5)))
                                         * steps(80, 40, 1.1)[:, None], lower_is_better=False, unit="ops/s")})
-    a = pr.get("history").detect(h)
+    a = pr.get("change-scan").detect(h)
     assert a.changes[0].outcome == "faster" and a.changes[0].speedup == pytest.approx(1.1, rel=0.01)
-    assert a.to_dict() == pr.get("history").detect(h).to_dict()
+    assert a.to_dict() == pr.get("change-scan").detect(h).to_dict()
 
 
 def test_non_positive_values_are_refused() -> None:
     with pytest.raises(pr.DataError, match="log scale"):
-        pr.get("history").detect(np.r_[np.ones(10), 0.0])
+        pr.get("change-scan").detect(np.r_[np.ones(10), 0.0])
 
 
 def test_detectors_are_a_kind_of_their_own_and_not_pipeline_steps() -> None:
-    assert pr.components()["history"] == "detector" and pr.components()["e-divisive"] == "detector"
-    assert isinstance(pr.get("history"), pr.Detector)
+    assert pr.components()["change-scan"] == "detector" and pr.components()["e-divisive"] == "detector"
+    assert isinstance(pr.get("change-scan"), pr.Detector)
     with pytest.raises(pr.ConfigError, match="is a detector"):
-        pr.Pipeline([{"component": "history"}])
+        pr.Pipeline([{"component": "change-scan"}])
 
 
 # ------------------------------------------------------------------ e-divisive against MongoDB
@@ -273,7 +273,7 @@ def test_the_history_command_has_its_help(capsys) -> None:
 def test_no_change_histories_rarely_raise_a_false_change() -> None:
     """benchmarks/calibration.py --history has the full table (docs/methods/history.md)."""
     rng = np.random.default_rng(21)
-    detector = pr.get("history")
+    detector = pr.get("change-scan")
     false = 0
     for i in range(60):
         n, runs = (50, 200)[i % 2], (1, 10)[(i // 2) % 2]
@@ -285,7 +285,7 @@ def test_no_change_histories_rarely_raise_a_false_change() -> None:
 @pytest.mark.slow
 def test_a_five_percent_step_is_found_with_its_commit_in_the_range() -> None:
     """Issue 26's acceptance: a 5% step at 1% noise with 10 runs per commit."""
-    detector = pr.get("history")
+    detector = pr.get("change-scan")
     hits = 0
     for seed in range(20):
         res = detector.detect(history({"a": steps(200, 97, 1.05)}, seed=seed))
@@ -297,7 +297,7 @@ def test_the_benchmarks_spread_over_an_executor_give_the_same_result() -> None:
     import concurrent.futures as cf
 
     h = history({f"b{i}": steps(80, 20 + i, 1.05) if i % 3 == 0 else steps(80) for i in range(12)}, seed=9)
-    serial = pr.get("history").detect(h)
+    serial = pr.get("change-scan").detect(h)
     with cf.ProcessPoolExecutor(2) as pool:
-        spread = pr.get("history").detect(h, executor=pool)
+        spread = pr.get("change-scan").detect(h, executor=pool)
     assert spread.to_dict() == serial.to_dict() and len(serial.changes) == 4

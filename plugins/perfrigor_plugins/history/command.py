@@ -19,6 +19,8 @@ import perfrigor as pr
 
 from .render import FORMATS, render
 
+#: the detector used unless --detector or the config names another
+DEFAULT = "change-scan"
 SUFFIXES = {".txt": "text", ".md": "markdown", ".json": "json", ".html": "html", ".htm": "html"}
 
 
@@ -27,15 +29,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="a tidy table (benchmark, commit, [order|date], [run, fork...], value), or result files "
                         "one per commit, or a directory of them")
     p.add_argument("--manifest", metavar="FILE", help="CSV of commit,file rows: the result files in commit order")
-    p.add_argument("--detector", metavar="NAME", help="the detector (default: history; e-divisive for the "
+    p.add_argument("--detector", metavar="NAME", help="the detector (default: change-scan; e-divisive for the "
                                                        "anchors' E-divisive)")
     p.add_argument("--config", metavar="FILE", help="TOML/JSON with a [history] table: detector = \"...\" and "
                                                      "its parameters; [history.input]: the reader's options")
     p.add_argument("--fdr", type=float, metavar="X", help="false discovery rate over benchmarks x commits "
-                                                          "(history detector; default 0.05)")
+                                                          "(change-scan detector; default 0.05)")
     p.add_argument("--confidence", type=float, metavar="X", help="level of the ranges and intervals (default 0.95)")
     p.add_argument("--min-size", type=int, metavar="N", help="commits that must follow a change to confirm it "
-                                                             "(history detector; default 3)")
+                                                             "(change-scan detector; default 3)")
     p.add_argument("--seed", type=int, metavar="N", help="seed of the detector's random draws (default 0)")
     p.add_argument("--jobs", type=int, metavar="N", help="analyse the benchmarks in N processes (the same result)")
     p.add_argument("--commit", metavar="COLUMN", help="the tidy table's commit column (default: 'commit', ...)")
@@ -78,7 +80,7 @@ def detector_from(args: argparse.Namespace) -> tuple[pr.Detector, dict[str, Any]
     reader = table.pop("input", {})
     if not isinstance(reader, dict):
         raise pr.ConfigError(f"{args.config}: [history.input] must be a table of reader options")
-    name = args.detector or table.pop("detector", "history")
+    name = args.detector or table.pop("detector", DEFAULT)
     table.pop("detector", None)
     for option, param in (("fdr", "fdr"), ("confidence", "confidence"), ("min_size", "min_size"),
                           ("seed", "random_state")):

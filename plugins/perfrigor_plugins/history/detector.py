@@ -1,4 +1,4 @@
-"""The ``history`` detector: changes of level over commits, with the false discovery rate controlled.
+"""The ``change-scan`` detector: changes of level over commits, with the false discovery rate controlled.
 
 Per benchmark (``noise.levels``): a level per commit with its variance from the repetitions and
 the commit-to-commit noise (AR(1)). Binary segmentation with the Gaussian mean-change cost
@@ -90,14 +90,15 @@ def _batches(items: list[Any], executor: Any) -> list[list[Any]]:
 
 @attrs.define(repr=False)
 class HistoryDetector(pr.Detector):
-    """Changes of level over a history of commits, using each commit's repetitions; false discovery
-    rate controlled over benchmarks x commits; recent ones pending.
+    """Changes of level over a history of commits, using each commit's repetitions, FDR-controlled.
+
+    The false discovery rate is controlled over benchmarks x commits; recent changes are pending.
 
     Each commit's level is the mean log of its runs (or forks); its noise comes from the runs and
     from the commit-to-commit variation (AR(1)). See docs/methods/history.md.
     """
 
-    name: ClassVar[str] = "history"
+    name: ClassVar[str] = "change-scan"
     fdr: float = pr.float_param(0.05, minimum=0.0, maximum=1.0, strict=True,
                                 help="false discovery rate over every benchmark and commit tested")
     confidence: float = pr.confidence_param(0.95, help="level of a change's range of commits and of its "

@@ -7,8 +7,8 @@ the energy statistic ``q(tau) = tau (m - tau) / m * (2 mean|X - Y| - mean|X - X'
 every segment between the change points found so far; the best split is kept when a permutation
 test (``permutations`` shuffles within each segment; p = count(max permuted q >= q) /
 (permutations + 1)) gives ``p <= pvalue``, and the search repeats. No false discovery rate and no
-range of commits: the anchor has neither (the ``history`` detector does). The speedup and its
-interval come from the same noise model as the ``history`` detector's.
+range of commits: the anchor has neither (the ``change-scan`` detector does). The speedup and its
+interval come from the same noise model as the ``change-scan`` detector's.
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ class EDivisive(pr.Detector):
     """E-divisive means with a permutation test (Matteson & James 2014; MongoDB's anchor), seeded.
 
     One level per commit (the mean of its runs); no false discovery rate control and no range of
-    commits, as the anchor; prefer ``history``, which uses the repetitions.
+    commits, as the anchor; prefer ``change-scan``, which uses the repetitions.
     """
 
     name: ClassVar[str] = "e-divisive"

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import perfrigor as pr
 
-from .estimator import SeriesState, SteadyState, SteadyStateEstimator
-
-__all__ = ["SeriesState", "SteadyState", "SteadyStateEstimator"]
+#: the public names, imported from their modules on first use (loading the plugin imports none)
+EXPORTS = {"SeriesState": "estimator", "SteadyState": "estimator", "SteadyStateEstimator": "estimator"}
+__all__ = sorted(EXPORTS)
+__getattr__ = pr.lazy_exports(__name__, EXPORTS)
 
 
 @pr.hookimpl
-def perfrigor_components() -> list[type[pr.Component]]:
-    return [SteadyStateEstimator]
+def perfrigor_components() -> list[pr.LazyComponent]:
+    return [pr.LazyComponent(f"{__name__}.estimator:SteadyStateEstimator", "steady-state", "estimator",
+                             "Does each series of iterations reach a steady state? flat, warmup, slowdown or no "
+                             "steady state.", shorthands=("relevance",))]
