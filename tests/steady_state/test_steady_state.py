@@ -220,3 +220,16 @@ def test_clean_series_are_flat() -> None:
     est = pr.get("steady-state")
     alarms = sum(est.estimate(1 + 0.02 * rng.normal(size=1000)).classification != "flat" for _ in range(60))
     assert alarms / 60 <= 0.05 + 2 * math.sqrt(0.05 * 0.95 / 60)
+
+
+def test_a_saved_report_keeps_the_warmup_shading(tmp_path) -> None:
+    rows = 1 + 0.01 * np.random.default_rng(3).normal(size=(3, 300))
+    rows[0, :90] *= 1.5
+    report = pr.Pipeline([{"component": "steady-state"}]).run(pr.Sample(rows, levels=("fork", "iteration")),
+                                                               pr.Sample(rows * 0.9, levels=("fork", "iteration")))
+    path = tmp_path / "report.json"
+    path.write_text(report.render("json"))
+    again = pr.load_report(path)
+    assert "warm-up (not steady)" in again.render("html") and "2 of 3 forks" not in again.render("text")
+    span = pr.drawing.RunOrderSpans([(0, 90)], "warm-up", hatched=True)
+    assert pr.drawing.layer_from_dict(pr.drawing.layer_to_dict(span, rows)) == span
