@@ -301,3 +301,14 @@ def test_the_benchmarks_spread_over_an_executor_give_the_same_result() -> None:
     with cf.ProcessPoolExecutor(2) as pool:
         spread = pr.get("change-scan").detect(h, executor=pool)
     assert spread.to_dict() == serial.to_dict() and len(serial.changes) == 4
+
+
+@pytest.mark.slow
+def test_the_benchmarks_spread_over_dask_give_the_same_result() -> None:
+    distributed = pytest.importorskip("distributed")
+    h = history({f"b{i}": steps(60, 30, 1.05) if i % 2 else steps(60) for i in range(6)}, seed=10)
+    serial = pr.get("change-scan").detect(h)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) \
+            as cluster, distributed.Client(cluster) as client:
+        spread = pr.get("change-scan").detect(h, executor=client.get_executor())
+    assert spread.to_dict() == serial.to_dict() and len(serial.changes) == 3
