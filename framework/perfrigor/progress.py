@@ -1,7 +1,9 @@
 """Progress reporting for long computations (bootstraps), shown only by the CLI.
 
 Library code calls ``with progress.task(total, "bootstrap") as advance: advance(k)``,
-and ``progress.notice(message)`` to say up front that some work will take long.
+``progress.notice(message)`` to say up front that some work will take long, and
+``with progress.status(description) as show: show(text)`` for one line of live status
+(``perfrigor measure``'s rounds, time left and current interval).
 By default nothing is shown; the CLI installs a reporter that draws a bar on
 stderr once a task has run for more than a second (ticking even while one long
 piece of work runs between two ``advance`` calls), and prints notices as

@@ -92,20 +92,29 @@ def fixed_rule(confidence: float = 0.95) -> Callable[[np.ndarray], tuple[np.ndar
 
 
 def fixed_rounds_for_power(sd: float, effect: float, power: float, confidence: float = 0.95,
-                           limit: int = 100_000) -> int | None:
+                           limit: int = 1_000_000) -> int | None:
     """The fewest rounds at which a fixed paired t-test (two-sided, at ``confidence``) has ``power``
-    against a mean log speedup ``effect`` with pairs of sd ``sd`` (non-central t; None beyond ``limit``)."""
+    against a mean log speedup ``effect`` with pairs of sd ``sd`` (non-central t; None beyond ``limit``).
+
+    Searched upward from just below the normal approximation, a block of counts at a time.
+    """
     from scipy import stats
 
-    if not 0 < power < 1:
+    if not (0 < power < 1 and effect > 0 and sd > 0):
         return None
-    n = np.arange(2, limit + 1)
-    df = n - 1.0
-    q = stats.t.ppf(0.5 + confidence / 2.0, df)
-    nc = effect / sd * np.sqrt(n)
-    got = stats.nct.sf(q, df, nc) + stats.nct.cdf(-q, df, nc)
-    hit = np.nonzero(got >= power)[0]
-    return int(n[hit[0]]) if hit.size else None
+    guess = seq.fixed_rounds(sd, effect, confidence, power) or 2
+    start = max(2, guess - 4)
+    while start <= limit:
+        n = np.arange(start, min(start + 64, limit + 1))
+        df = n - 1.0
+        q = stats.t.ppf(0.5 + confidence / 2.0, df)
+        nc = effect / sd * np.sqrt(n)
+        got = stats.nct.sf(q, df, nc) + stats.nct.cdf(-q, df, nc)
+        hit = np.nonzero(got >= power)[0]
+        if hit.size:
+            return int(n[hit[0]])
+        start += 64
+    return None
 
 
 def pair_sd(noise: SessionNoise, rounds: int = 200, sessions: int = 2000, random_state: Any = 0) -> float:

@@ -167,5 +167,6 @@ class SequentialVerdict(pr.Comparator):
                 shown += f" ({fixed.ci_low:.4g}x to {fixed.ci_high:.4g}x)"
         text = f"the fixed-n verdict on these runs (perfrigor run on the file): {shown}, {fixed.method or 'verdict'}"
         if fixed.outcome != outcome:
-            text += "; it takes the number of rounds as fixed in advance, which looking after every round is not"
+            text += ("; it compares the runs unpaired (a drift shared by a round stays in) and as if their "
+                     "number had been fixed in advance")
         return text
