@@ -50,7 +50,7 @@ def test_until_clear_on_in_process_times_stops_with_the_verdict(capsys, tmp_path
                             "--until", "clear", "--max-runs", "30", "-o", str(out), "--format", "json")
     assert code == 0, err
     v = json.loads(stdout)["verdicts"]["runs"]
-    assert v["outcome"] == "slower" and v["method"] == "sequential-verdict" and "stopped: decided" in v["reasons"][0]
+    assert v["outcome"] == "slower" and v["method"] == "sequential-verdict" and "stopped when decided" in v["reasons"][0]
     sample = pr.read(out).data["runs"][TIMES.format(0.02)]
     assert sample.levels == ("invocation", "iteration") and sample.shape[1] == 3
     assert pr.pipeline("default").run(out).verdicts["runs"].outcome == "slower"
@@ -148,7 +148,7 @@ def test_acceptance_two_real_commands_ten_percent_apart(capsys, tmp_path):
                             "-o", str(out), "--format", "json")
     assert code == 0, err
     v = json.loads(stdout)["verdicts"]["runs"]
-    assert v["outcome"] == "faster" and "stopped: decided" in v["reasons"][0], v
+    assert v["outcome"] == "faster" and "stopped when decided" in v["reasons"][0], v
     code, again, err = run(capsys, "run", "--pipeline", "default", str(out), "--format", "json")
     assert code == 0 and json.loads(again)["verdicts"]["runs"]["outcome"] == "faster"
 
@@ -178,3 +178,21 @@ def test_the_environment_heads_the_file(capsys, tmp_path):
     keys = {ln[2:].split(":")[0] for ln in head}
     assert {"cpu", "cpus", "load_average", "system", "python", "perfrigor", "rule"} <= keys
     assert os.path.getsize(out) > 0 and Path(out).read_text().count("\n") == len(head) + 1 + 2
+
+
+def test_the_command_draws_rounds_and_the_interval_on_the_status_line():
+    import io
+
+    from perfrigor_plugins.measure.command import MEASURE
+
+    args = cli.build_parser().parse_args(["measure", TIMES.format(0.001), TIMES.format(0.002), "--iterations", "3",
+                                          "--until", "clear", "--max-runs", "8", "--min-runs", "8"])
+    stream = io.StringIO()
+    previous = pr.progress.set_reporter(pr.progress.StderrBar(stream=stream, delay=0.0, tick=0))
+    try:
+        MEASURE.run(args, pr.CommandContext(stdout=io.StringIO()))
+    finally:
+        pr.progress.set_reporter(previous)
+    drawn = stream.getvalue()
+    assert "perfrigor measure" in drawn and "round 1/8" in drawn and "round 8/8" in drawn
+    assert "speedup 0." in drawn and " to " in drawn  # the candidate is slower: its interval, once it has one

@@ -28,7 +28,8 @@ def test_the_answer_is_the_sequence_of_the_paired_log_speedups():
     assert v.speedup == pytest.approx(math.exp(d.mean()))
     assert (v.ci_low, v.ci_high) == pytest.approx((math.exp(low[-1]), math.exp(high[-1])))
     assert v.details["rounds"] == 40 and 0 < v.details["pvalue"] < 0.05
-    assert "40 rounds" in v.reasons[0] and "excludes no change" in v.reasons[0]
+    assert v.reasons[0].startswith("40 paired rounds: the anytime-valid 95% interval") and "excludes no change" in v.reasons[0]
+    assert v.details["baseline"] / v.details["candidate"] == pytest.approx(v.speedup)
 
 
 def test_pairs_remove_a_drift_the_unpaired_runs_carry():
@@ -84,7 +85,7 @@ def test_in_a_pipeline_it_cites_the_fixed_n_verdict_and_becomes_the_reports_verd
     old, new = 0.1 * np.exp(0.01 * rng.standard_normal(40)), 0.1 / 1.05 * np.exp(0.01 * rng.standard_normal(40))
     report = pr.Pipeline(["verdict", SequentialVerdict(stopped="decided")]).run(old, new)
     v = report.verdicts["benchmark"]
-    assert v.method == "sequential-verdict" and "(stopped: decided)" in v.reasons[0]
+    assert v.method == "sequential-verdict" and "stopped when decided" in v.reasons[0]
     assert v.details["fixed_verdict"]["outcome"] == "faster"
     assert any(r.startswith("the fixed-n verdict on these runs (perfrigor run on the file): faster")
                for r in v.reasons)

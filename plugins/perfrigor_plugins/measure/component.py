@@ -22,8 +22,9 @@ from . import sequential as seq
 
 #: why a measurement stopped, as ``perfrigor measure`` records it ("" for data measured otherwise)
 STOPS = ("", "decided", "max-runs", "max-time", "interrupted", "runs")
-_STOP_TEXT = {"decided": "decided", "max-runs": "the --max-runs limit", "max-time": "the --max-time limit",
-              "interrupted": "interrupted", "runs": "the fixed number of rounds"}
+_STOP_TEXT = {"decided": "stopped when decided", "max-runs": "stopped at the --max-runs limit",
+              "max-time": "stopped at the --max-time limit", "interrupted": "interrupted",
+              "runs": "the number of rounds asked for"}
 
 
 def _check_threshold(instance: Any, attribute: attrs.Attribute, value: Any) -> None:
@@ -39,6 +40,10 @@ class Pairs:
     log_speedups: np.ndarray
     unit: str
     unpaired: dict[str, int]
+    lower_is_better: bool = True
+    #: the geometric means of the paired runs: their ratio is the speedup
+    baseline: float = math.nan
+    candidate: float = math.nan
 
     @classmethod
     def of(cls, baseline: Any, candidate: Any) -> Pairs:
@@ -53,9 +58,11 @@ class Pairs:
             new = new.to_unit(old.unit)
         a, b = old.top_means(), new.top_means()  # one value per run (invocation): its iterations' mean
         n = min(a.size, b.size)
-        d = np.log(a[:n]) - np.log(b[:n])
+        log_a, log_b = np.log(a[:n]), np.log(b[:n])
         unpaired = {name: int(x.size - n) for name, x in (("baseline", a), ("candidate", b)) if x.size > n}
-        return cls(d if old.lower_is_better else -d, old.unit, unpaired)
+        d = log_a - log_b
+        return cls(d if old.lower_is_better else -d, old.unit, unpaired, old.lower_is_better,
+                   float(np.exp(log_a.mean())), float(np.exp(log_b.mean())))
 
 
 @attrs.define(repr=False)
@@ -91,7 +98,10 @@ class SequentialVerdict(pr.Comparator):
         n = d.size
         warnings = [f"{k}: {m} run(s) without a partner in the other system (an unfinished round): left out"
                     for k, m in pairs.unpaired.items()]
-        details: dict[str, Any] = {"rounds": n, "prior_scale": self.prior_scale, "stopped": self.stopped or None,
+        details: dict[str, Any] = {"statistic": "geometric mean of the paired runs", "baseline": pairs.baseline,
+                                   "candidate": pairs.candidate, "unit": pairs.unit,
+                                   "lower_is_better": pairs.lower_is_better,
+                                   "rounds": n, "prior_scale": self.prior_scale, "stopped": self.stopped or None,
                                    "unpaired": pairs.unpaired, "band": [1.0 / (1.0 + self.threshold),
                                                                         1.0 + self.threshold]}
         mean = float(d.mean())
@@ -130,18 +140,19 @@ class SequentialVerdict(pr.Comparator):
                           threshold=self.threshold, details=details, warnings=tuple(warnings))
 
     def _answer(self, outcome: str, n: int, lo: float, hi: float, bounded: bool) -> str:
-        level = f"{self.confidence:.0%}"
-        stop = f" (stopped: {_STOP_TEXT[self.stopped]})" if self.stopped else ""
+        """The first reason: the rounds and why they stopped (the report's "why" column), then the interval."""
+        level = f"{self.confidence:.1%}".replace(".0%", "%")
+        head = f"{n} interleaved rounds, {_STOP_TEXT[self.stopped]}" if self.stopped else f"{n} paired rounds"
         if not bounded:
-            return f"{n} rounds{stop}: too few for an anytime-valid {level} interval"
+            return f"{head}: too few for an anytime-valid {level} interval"
         span = f"anytime-valid {level} interval {math.exp(lo):.4g}x to {math.exp(hi):.4g}x"
         edge = f"±{self.threshold * 100:g}%"
         if outcome == "same":
-            return f"{n} rounds{stop}: the {span} lies within {edge}"
+            return f"{head}: the {span} lies within {edge}"
         if outcome in ("faster", "slower"):
-            return f"{n} rounds{stop}: the {span} excludes no change"
+            return f"{head}: the {span} excludes no change"
         within = f" and reaches beyond {edge}" if self.threshold else ""
-        return f"{n} rounds{stop}: the {span} includes no change{within}"
+        return f"{head}: the {span} includes no change{within}"
 
     def _needed(self, mean: float, sd: float, details: dict[str, Any]) -> list[str]:
         """What a fixed design would need, from the effect and the noise seen (80% power)."""
