@@ -95,6 +95,8 @@ preset = "speedup-test"
     ([QUICK, "true", "--candidate", "zzz"], "--candidate 'zzz'"),
     ([QUICK, "true", "--pipeline", "no-such-preset"], "no-such-preset"),
     (["python -c 'oops", "true"], "No closing quotation"),
+    ([QUICK, "true", "--until", "clear", "--runs", "5"], "runs fixes the number of rounds"),
+    ([QUICK, "true", "--min-runs", "5"], "min_runs bounds the rule of until = clear"),
     ([QUICK, "/no/such/program"], "cannot run '/no/such/program'"),
     ([QUICK, "false", "--runs", "2"], "command 'false' exited with code 1 in round 1"),
 ])

@@ -94,6 +94,11 @@ def plan_from(settings: Mapping[str, Any], where: str = "[measure]") -> Plan:
         except TypeError:
             raise pr.ConfigError(f"{where}: command {i} has no 'command'") from None
     rule = {k: settings[k] for k in RULE_KEYS if settings.get(k) is not None}
+    if rule.get("until") == "clear" and "runs" in rule:
+        raise pr.ConfigError(f"{where}: runs fixes the number of rounds; with until = clear the rule stops "
+                             "them (bound it with min_runs, max_runs, max_time)")
+    if rule.get("until", "runs") == "runs" and "min_runs" in rule:
+        raise pr.ConfigError(f"{where}: min_runs bounds the rule of until = clear; a fixed design has runs")
     if isinstance(rule.get("max_time"), int) and not isinstance(rule["max_time"], bool):
         rule["max_time"] = float(rule["max_time"])
     design = {k: settings[k] for k in PLAN_KEYS if settings.get(k) is not None}

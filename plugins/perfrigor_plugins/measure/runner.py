@@ -164,6 +164,42 @@ class Measurement:
         return self.pipeline(analysis, candidate).run(self.suite())
 
 
+class _Record:
+    """The runs so far: in memory, and in the runs file as they come.
+
+    The first round is held back and written whole, in the commands' order: readers take the
+    first system they meet as the baseline, the next as the candidate. Every later run is
+    written (and flushed) as soon as it ends.
+    """
+
+    def __init__(self, plan: Plan, runs_file: RunsFile | None) -> None:
+        self.plan, self.file = plan, runs_file
+        self.values: dict[str, list[tuple[float, ...]]] = {n: [] for n in plan.names}
+        self.codes: dict[str, list[int]] = {n: [] for n in plan.names}
+        self.held: dict[int, list[Row]] = {}
+
+    def add(self, round_: int, position: int, index: int, result: RunResult) -> None:
+        name = self.plan.names[index]
+        self.values[name].append(result.values)
+        self.codes[name].append(result.exit_code)
+        if self.file is None:
+            return
+        rows = [Row(self.plan.benchmark, name, round_, position, round_,
+                    j if self.plan.iterations > 1 else None, v, result.exit_code)
+                for j, v in enumerate(result.values, 1)]
+        if round_ == 1:
+            self.held[index] = rows
+        else:
+            self.file.append(rows)
+
+    def release(self) -> None:
+        """Write the first round's rows, in the commands' order, once the baseline has run."""
+        if self.file is not None and 0 in self.held:
+            for i in sorted(self.held):
+                self.file.append(self.held[i])
+        self.held.clear()
+
+
 def measure(plan: Plan, executor: Executor | None = None, output: str | Path | None = None,
             overwrite: bool = False, on_round: Callable[[Progress], None] | None = None,
             on_warning: Callable[[str], None] | None = None) -> Measurement:
@@ -172,8 +208,6 @@ def measure(plan: Plan, executor: Executor | None = None, output: str | Path | N
     stopping rule says so. Ctrl-C stops it cleanly (``stopped="interrupted"``); a command that
     fails stops it with :class:`RunFailed` unless ``plan.ignore_failure``.
     """
-    own = executor is None
-    executor = ProcessExecutor(plan.timer) if executor is None else executor
     warn = on_warning or (lambda message: None)
     if plan.seed is None:  # a fresh seed, recorded: the orders can be drawn again
         plan = attrs.evolve(plan, seed=int(np.random.SeedSequence().generate_state(1)[0]))
@@ -185,20 +219,19 @@ def measure(plan: Plan, executor: Executor | None = None, output: str | Path | N
     meta = {"perfrigor measure": f"benchmark {plan.benchmark!r}, seed {plan.seed}, timer {plan.timer}",
             **{f"command {c.name}": c.command for c in plan.commands},
             "rule": attrs.asdict(plan.rule), **env}
-    runs_file = RunsFile(output, meta, plan.iterations, overwrite) if output is not None else None
+    record = _Record(plan, RunsFile(output, meta, plan.iterations, overwrite) if output is not None else None)
+    own = executor is None
+    executor = ProcessExecutor(plan.timer) if executor is None else executor
     rule, names = plan.rule, plan.names
-    values: dict[str, list[tuple[float, ...]]] = {n: [] for n in names}
-    codes: dict[str, list[int]] = {n: [] for n in names}
     orders: list[tuple[str, ...]] = []
     live = _Live(plan)
     stopped, rounds, start = "", 0, 0.0
-    held: dict[int, list[Row]] = {}  # the first round's rows, by command
     try:
         for command in plan.commands:
             executor.setup(command)
         for _ in range(plan.warmup):
             for i in rng.permutation(len(names)):
-                _run(executor, plan, plan.commands[i], rounds + 1, runs_file, warmup=True)
+                _run(executor, plan, plan.commands[i], 1, None, warmup=True)
         start = executor.clock()
         while True:
             if rounds >= rule.limit:
@@ -208,28 +241,16 @@ def measure(plan: Plan, executor: Executor | None = None, output: str | Path | N
                 stopped = "max-time"
                 break
             order = rng.permutation(len(names))
-            done: dict[str, tuple[float, ...]] = {}
+            done: dict[str, float] = {}
             for position, i in enumerate(order, 1):
-                command = plan.commands[i]
-                result = _run(executor, plan, command, rounds + 1, runs_file)
-                done[command.name] = result.values
-                values[command.name].append(result.values)
-                codes[command.name].append(result.exit_code)
-                rows = [Row(plan.benchmark, command.name, rounds + 1, position, rounds + 1,
-                            j if plan.iterations > 1 else None, v, result.exit_code)
-                        for j, v in enumerate(result.values, 1)]
-                if runs_file is None:
-                    continue
-                if rounds:
-                    runs_file.append(rows)
-                else:  # the first round is written whole, in the commands' order: readers take the
-                    held[i] = rows  # first system they meet as the baseline, the next as the candidate
-            _release(held, runs_file)
+                result = _run(executor, plan, plan.commands[i], rounds + 1, record.file)
+                record.add(rounds + 1, position, int(i), result)
+                done[names[i]] = float(np.mean(result.values))  # a run's value: its iterations' mean
+            record.release()
             rounds += 1
             orders.append(tuple(names[i] for i in order))
             if rule.until == "clear":
-                means = {n: float(np.mean(v)) for n, v in done.items()}
-                live.add_round(means[names[0]], {n: means[n] for n in names[1:]})
+                live.add_round(done[names[0]], {n: done[n] for n in names[1:]})
             if on_round is not None:
                 on_round(_progress(plan, live, rounds, executor.clock() - start))
             if rule.until == "clear" and rounds >= rule.min_runs and live.decided == len(live.sums):
@@ -237,11 +258,10 @@ def measure(plan: Plan, executor: Executor | None = None, output: str | Path | N
                 break
     except KeyboardInterrupt:
         stopped = "interrupted"
-        if 0 in held:  # the baseline has run: its rows can lead the file
-            _release(held, runs_file)
     finally:
-        if runs_file is not None:
-            runs_file.close()
+        record.release()  # a first round cut short: what ran, if the baseline did
+        if record.file is not None:
+            record.file.close()
         if own:
             executor.close()  # type: ignore[attr-defined]
     elapsed = executor.clock() - start if rounds else 0.0
@@ -250,22 +270,14 @@ def measure(plan: Plan, executor: Executor | None = None, output: str | Path | N
             if w.startswith("load") and not any(x.startswith("load") for x in warnings)]
     for w in late:
         warn(w)
-    kept = sum(code != 0 for c in codes.values() for code in c)
+    kept = sum(code != 0 for c in record.codes.values() for code in c)
     notes = [*warnings, *late]
     if kept:
         notes.append(f"{kept} run(s) exited with a non-zero code and were kept (--ignore-failure)")
     # an unfinished round (interrupted) leaves its runs in the file; the analysis keeps them too
-    return Measurement(plan, {n: tuple(v) for n, v in values.items()}, {n: tuple(c) for n, c in codes.items()},
-                       tuple(orders), rounds, elapsed, stopped, env, tuple(notes),
-                       None if output is None else str(output))
-
-
-def _release(held: dict[int, list[Row]], runs_file: RunsFile | None) -> None:
-    """Write the first round's rows held back, in the commands' order."""
-    for i in sorted(held):
-        if runs_file is not None:
-            runs_file.append(held[i])
-    held.clear()
+    return Measurement(plan, {n: tuple(v) for n, v in record.values.items()},
+                       {n: tuple(c) for n, c in record.codes.items()}, tuple(orders), rounds, elapsed, stopped,
+                       env, tuple(notes), None if output is None else str(output))
 
 
 def _run(executor: Executor, plan: Plan, command: MeasuredCommand, round_: int, runs_file: RunsFile | None,
