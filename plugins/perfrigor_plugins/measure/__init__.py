@@ -16,20 +16,33 @@ docs/measure.md is the guide; docs/methods/measure.md the rule and its calibrati
 
 from __future__ import annotations
 
+import importlib
+from typing import Any
+
 import perfrigor as pr
 
 from .command import MEASURE
 from .component import SequentialVerdict
-from .config import load as load_config
-from .config import plan_from
-from .executors import Executor, ProcessExecutor, RunResult, parse_times
-from .plan import MeasuredCommand, Plan, StoppingRule
-from .runner import Measurement, Progress, RunFailed, measure
-from .simulation import SessionNoise, SimulatedExecutor
 
-__all__ = ["Executor", "MeasuredCommand", "Measurement", "Plan", "ProcessExecutor", "Progress", "RunFailed",
-           "RunResult", "SequentialVerdict", "SessionNoise", "SimulatedExecutor", "StoppingRule", "load_config",
-           "measure", "parse_times", "plan_from"]
+#: the public names, each imported from its module on first use: every perfrigor start loads the
+#: plugins, and the hooks need only the command and the component (the runner, processes and
+#: configs are loaded when something is measured)
+LAZY = {"Executor": "executors", "ProcessExecutor": "executors", "RunResult": "executors", "parse_times": "executors",
+        "MeasuredCommand": "plan", "Plan": "plan", "StoppingRule": "plan", "Measurement": "runner",
+        "Progress": "runner", "RunFailed": "runner", "measure": "runner", "SessionNoise": "simulation",
+        "SimulatedExecutor": "simulation", "plan_from": "config", "load_config": "config"}
+_RENAMED = {"load_config": "load"}
+
+__all__ = ["SequentialVerdict", *LAZY]
+
+
+def __getattr__(name: str) -> Any:
+    if name in LAZY:
+        module = importlib.import_module(f".{LAZY[name]}", __name__)
+        value = getattr(module, _RENAMED.get(name, name))
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @pr.hookimpl
