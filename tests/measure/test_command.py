@@ -198,3 +198,19 @@ def test_the_command_draws_rounds_and_the_interval_on_the_status_line():
     drawn = stream.getvalue()
     assert "perfrigor measure" in drawn and "round 1/8" in drawn and "round 8/8" in drawn
     assert "speedup 0." in drawn and " to " in drawn  # the candidate is slower: its interval, once it has one
+
+
+def test_an_interrupt_before_two_rounds_says_so_and_exits_130(capsys, monkeypatch):
+    from perfrigor_plugins.measure import SessionNoise, SimulatedExecutor, runner
+
+    class Interrupting(SimulatedExecutor):
+        def run(self, command, iterations):
+            if self.runs == 3:
+                raise KeyboardInterrupt
+            return super().run(command, iterations)
+
+    real = runner.measure
+    monkeypatch.setattr(runner, "measure", lambda plan, **kw: real(
+        plan, Interrupting(SessionNoise(), dict.fromkeys(plan.names, 1.0), random_state=0), **kw))
+    code, out, err = run(capsys, "measure", "a", "b", "--seed", "1")
+    assert code == 130 and out == "" and "interrupted too early to report" in err

@@ -164,10 +164,13 @@ def run(args: argparse.Namespace, context: pr.CommandContext) -> int:
                               on_warning=pr.progress.notice)
     where = f"; runs in {output}" if output else ""
     print(f"perfrigor measure: {measurement.summary()}{where}", file=sys.stderr)
-    if measurement.rounds == 0:
-        print("perfrigor measure: interrupted before the first round: nothing to report", file=sys.stderr)
+    try:
+        report = measurement.report(pipeline, args.candidate)
+    except pr.DataError as exc:
+        if measurement.stopped != "interrupted":
+            raise
+        print(f"perfrigor measure: interrupted too early to report: {exc}", file=sys.stderr)
         return EXIT_INTERRUPTED
-    report = measurement.report(pipeline, args.candidate)
     text = report.render(fmt, **options)
     if args.report:
         Path(args.report).write_text(text, encoding="utf-8")
