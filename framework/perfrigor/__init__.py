@@ -16,11 +16,17 @@ from .component import (
     Comparator,
     Component,
     Estimator,
-    ParamInfo,
     Previous,
     Test,
     as_sample,
     as_sample_mapping,
+)
+from .data import BenchmarkInfo, Sample, Suite
+from .errors import ConfigError, DataError, ExecutionError, PerfrigorError
+from .hookspecs import Reader, Renderer, hookimpl
+from .keys import PairKey, pair_key
+from .params import (
+    ParamInfo,
     check_random_state,
     choice_param,
     confidence_param,
@@ -28,16 +34,12 @@ from .component import (
     int_param,
     random_state_param,
 )
-from .data import BenchmarkInfo, Sample, Suite
-from .errors import ConfigError, DataError, ExecutionError, PerfrigorError
-from .hookspecs import Reader, Renderer, hookimpl
-from .keys import PairKey, pair_key
 from .pipelines import Pipeline, pipeline
 from .readers import ReaderOption, parse_number, read
 from .records import ReportWarning, StepError, StepSkip
 from .registry import components, get
 from .registry import get_registry as get_registry  # for tools, not user-facing (see INTERNAL)
-from .report import Report
+from .report import Report, load_report
 from .results import (
     OUTCOMES,
     Comparison,
@@ -90,5 +92,5 @@ __all__ = [
     "choice_param", "components", "conclusion", "confidence_param", "display", "drawing", "float_param", "get",
     "hierarchy", "progress", "hookimpl", "int_param", "pair_key", "pipeline", "random_state_param",
     "read", "Reader", "Renderer", "resampling", "stats", "units", "ReaderOption", "parse_number",
-    "ReportWarning", "StepError", "StepSkip", "RatioComparison",
+    "ReportWarning", "StepError", "StepSkip", "RatioComparison", "load_report",
 ]

@@ -16,7 +16,9 @@ import inspect
 import json
 import os
 import re
+import signal
 import sys
+import threading
 import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -24,21 +26,23 @@ from typing import Any
 
 from . import examples, progress
 from .commands import Command, CommandContext
-from .component import ParamInfo
 from .config import PipelineSpec, parse_config
 from .data import Sample, Suite
 from .errors import ConfigError, PerfrigorError, did_you_mean
-from .executors import Watched, stop_pool
+from .executors import Watched, cpu_count, process_pool, stop_pool
 from .inputs import as_suite, data_files
 from .output import write_atomically
+from .params import ParamInfo
 from .pipelines import Pipeline, Step
 from .readers import read
 from .registry import get_registry
-from .report import Report, check_render_options, judge
+from .report import Report, check_render_options, judge, load_report
 from .results import to_jsonable
 from .textsafe import terminal_safe
 
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+#: the shell's codes for a run stopped by SIGINT (Ctrl-C) and by SIGTERM: 128 + the signal
+EXIT_INTERRUPTED, EXIT_TERMINATED = 128 + signal.SIGINT, 128 + signal.SIGTERM
 DEFAULT_PRESET = "default"
 #: the picture formats ``describe --plot`` writes
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
@@ -46,6 +50,29 @@ PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
 class UsageError(PerfrigorError):
     """Wrong use of the command line (exit 2)."""
+
+
+class Terminated(BaseException):
+    """SIGTERM (a CI job cancelled, ``kill``): raised in the main thread so that the run stops its
+    worker processes on the way out, as on Ctrl-C (a BaseException: no ``except Exception`` keeps it)."""
+
+
+def _terminate(signum: int, frame: Any) -> None:
+    raise Terminated
+
+
+@contextlib.contextmanager
+def _stoppable() -> Iterator[None]:
+    """SIGTERM raises :class:`Terminated` while the command runs (in the main thread; the
+    previous handler is put back after), so workers are stopped, never left behind."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -150,6 +177,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="draw each system's measurements with what the results add (fitted densities, modes, "
                         "intervals); .png, .svg or .pdf; several systems: FILE-BENCHMARK-SYSTEM.png")
     _add_analysis(p, pipeline_choice=False)
+
+    p = sub.add_parser("render", help="render a saved JSON report (-o report.json) in another format",
+                       description="perfrigor render REPORT.json --format html|markdown|text: the report as it was "
+                                   "rendered when it was made; needs no plugin")
+    p.add_argument("report", metavar="REPORT.json", help="a report saved with --format json (or -o FILE.json)")
+    _add_output(p)
 
     p = sub.add_parser("demo", help=f"run the {DEFAULT_PRESET!r} preset on bundled example data")
     p.add_argument("example", nargs="?", default="two-versions",
@@ -307,7 +340,8 @@ def _build_pipeline(args: argparse.Namespace, spec: PipelineSpec) -> Pipeline:
 
 
 @contextlib.contextmanager
-def _executor(args: argparse.Namespace) -> Iterator[cf.Executor | None]:
+def _executor(args: argparse.Namespace, benchmarks: int) -> Iterator[cf.Executor | None]:
+    """The executor of --jobs (a process pool, at most one worker per CPU and per benchmark) or --dask."""
     jobs, dask = getattr(args, "jobs", None), getattr(args, "dask", None)
     if jobs is not None and dask:
         raise UsageError("give --jobs or --dask, not both")
@@ -328,13 +362,16 @@ def _executor(args: argparse.Namespace) -> Iterator[cf.Executor | None]:
             watched.shutdown(wait=False)
             client.close()
         return
-    if jobs is None or jobs == 1:
+    if jobs is not None and jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, got {jobs}")
+    used = min(jobs or 1, cpu_count(), benchmarks)
+    if jobs is not None and used < jobs:  # more workers than CPUs or benchmarks would only wait
+        print(f"perfrigor: note: --jobs {jobs}: using {used} process{'es' if used > 1 else ''} ({cpu_count()} "
+              f"CPU(s), {benchmarks} benchmark(s))", file=sys.stderr)
+    if used == 1:
         yield None
         return
-    if jobs < 1:
-        raise UsageError(f"--jobs must be at least 1, got {jobs}")
-    # workers draw no progress bars nor notices: several at once would scribble over one terminal line
-    pool = cf.ProcessPoolExecutor(jobs, initializer=progress.silence)
+    pool = process_pool(used)
     try:
         yield pool
     except BaseException:
@@ -368,7 +405,7 @@ def _emit(text: str, args: argparse.Namespace, fmt: str, stdout) -> None:
 
 def _input_paths(args: argparse.Namespace) -> list[str]:
     """Every file the command reads (data and config), as given on the command line."""
-    paths = [getattr(args, name, None) for name in ("baseline", "candidate", "data", "config")]
+    paths = [getattr(args, name, None) for name in ("baseline", "candidate", "data", "config", "report")]
     if getattr(args, "example", None) in examples.names():  # demo: the bundled files it reads
         paths += data_files(examples.path(args.example))
     return [str(p) for p in [*paths, *(getattr(args, "files", None) or [])] if p]
@@ -448,8 +485,9 @@ def _analyse(args: argparse.Namespace, pipeline: Pipeline, inputs: Sequence[Any]
     renderer = get_registry().renderer(fmt)  # fail on a bad format (or option) before the work
     _render_options(args, fmt)
     pipeline = _step_params(pipeline, args, extra)
-    with _executor(args) as executor:
-        report = pipeline.run(*inputs, executor=executor, timeout=_timeout(args))
+    suite, timeout = as_suite(*inputs), _timeout(args)  # (load_inputs made it one Suite): its size caps --jobs
+    with _executor(args, len(suite)) as executor:
+        report = pipeline.run(suite, executor=executor, timeout=timeout)
     _emit(_render(renderer, report, fmt, args), args, fmt, stdout)
     if getattr(args, "fail_on_regression", False):
         found, judged = judge(report)
@@ -649,8 +687,9 @@ def cmd_describe(args: argparse.Namespace, stdout) -> int:
             raise UsageError(f"--plot {args.plot}: give a .png, .svg or .pdf file name")
         _check_target("--plot", args.plot, _input_paths(args), "the picture")
     pipeline = _step_params(pipeline, args)
-    with _executor(args) as executor:
-        report = pipeline.run(*inputs, executor=executor, timeout=_timeout(args))
+    timeout = _timeout(args)
+    with _executor(args, len(inputs[0])) as executor:
+        report = pipeline.run(*inputs, executor=executor, timeout=timeout)
     _emit(_render(renderer, report, fmt, args), args, fmt, stdout)
     if args.plot:
         _plots(pipeline, report, inputs[0], Path(args.plot))
@@ -705,8 +744,18 @@ def cmd_demo(args: argparse.Namespace, stdout) -> int:
     return code
 
 
+def cmd_render(args: argparse.Namespace, stdout) -> int:
+    """A saved report in another format: read with only the core (``pr.load_report``)."""
+    fmt = _format(args)
+    renderer = get_registry().renderer(fmt)  # fail on a bad format (or option) before reading
+    _render_options(args, fmt)
+    report = load_report(args.report)
+    _emit(_render(renderer, report, fmt, args), args, fmt, stdout)
+    return EXIT_OK
+
+
 COMMANDS = {"list": cmd_list, "compare": cmd_compare, "run": cmd_run, "describe": cmd_describe,
-            "demo": cmd_demo}
+            "demo": cmd_demo, "render": cmd_render}
 
 
 def cmd_plugin(args: argparse.Namespace, stdout) -> int:
@@ -738,7 +787,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:
             build_parser().print_help(sys.stderr)
             return EXIT_USAGE
-        return COMMANDS.get(args.command, cmd_plugin)(args, stdout)
+        with _stoppable():
+            return COMMANDS.get(args.command, cmd_plugin)(args, stdout)
     except BrokenPipeError:  # e.g. `perfrigor list | head`
         return EXIT_OK
     except (PerfrigorError, OSError) as exc:
@@ -747,7 +797,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("perfrigor: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
+    except Terminated:
+        print("perfrigor: terminated", file=sys.stderr)
+        return EXIT_TERMINATED
     except Exception as exc:  # noqa: BLE001 - a bug: one line, the traceback on request
         if debug:
             raise

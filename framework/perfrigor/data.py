@@ -371,6 +371,9 @@ class Suite:
     Every benchmark must have every system, and the systems of one benchmark must
     agree on the unit and the direction (``lower_is_better``). ``info`` carries
     per-benchmark settings (weights, confidence levels) as BenchmarkInfo or mappings.
+
+    From files and DataFrames: ``Suite.from_inputs(*paths)`` and ``Suite.from_frame(df)``, which
+    the input layer (:mod:`perfrigor.inputs`) gives this class: the data layer reads no file.
     """
 
     data: Mapping[str, Mapping[str, Sample]]
@@ -475,31 +478,6 @@ class Suite:
         info = {b: i for b, i in info.items() if b in data}
         only_in = {**{s: b for s, b in only.items() if b}, **(kwargs.pop("only_in", None) or {})}
         return cls(data, systems=names, info=info, only_in=only_in, **kwargs)
-
-    @classmethod
-    def from_inputs(cls, *inputs: Any, names: Sequence[str] | None = None, **options: Any) -> Suite:
-        """One suite from files, DataFrames, Samples, array-likes, mappings or suites: the one input path.
-
-        What ``Pipeline.run``, the CLI and ``perfrigor demo`` build their suite with
-        (:func:`perfrigor.inputs.as_suite`): files are read with ``pr.read(path, **options)``
-        (``format=`` names a reader); ``names`` names the systems (default: the samples' own
-        names, else the files' names, else baseline/candidate).
-        """
-        from .inputs import as_suite
-
-        return as_suite(*inputs, options=options, names=names)
-
-    @classmethod
-    def from_frame(cls, frame: Any, **options: Any) -> Suite:
-        """A suite from a tidy pandas DataFrame, one row per measurement (benchmark, system, levels, value).
-
-        Columns are found as in a tidy CSV file; ``options`` name them (``value="t"``,
-        ``levels=["fork"]``, ``unit="ms"`` ..., see docs/input-formats.md). pandas is optional:
-        perfrigor imports it nowhere.
-        """
-        from .readers.frame import suite_from_frame
-
-        return suite_from_frame(frame, **options)
 
     @classmethod
     def single(cls, baseline: Any, candidate: Any | None = None, benchmark: str = "benchmark",

@@ -1,7 +1,7 @@
 """One input path: files, DataFrames, samples and suites -> the one Suite a pipeline runs on.
 
 ``perfrigor compare``/``run``/``demo`` (cli.py), ``Pipeline.run`` and ``examples.load``
-all assemble their input here (:func:`as_suite`, also ``Suite.from_inputs``), so the
+all assemble their input here (:func:`as_suite`, also ``Suite.from_inputs``: :func:`from_inputs`), so the
 same inputs give the same suite, with the same system names, wherever they come from:
 
 - each path (a file or directory) and each DataFrame is read with ``pr.read(path, **options)``;
@@ -31,6 +31,7 @@ from typing import Any
 from .data import Sample, Suite, benchmark_name
 from .errors import DataError
 from .readers import is_frame, read
+from .readers.frame import suite_from_frame
 
 
 def is_path(obj: Any) -> bool:
@@ -82,6 +83,33 @@ def as_suite(*inputs: Any, options: Mapping[str, Any] | None = None, names: Sequ
     if any(isinstance(i, Suite | Mapping) for i in items):
         return _join(inputs, items, systems, joined)
     return Suite({benchmark_name(items): dict(zip(systems, items, strict=True))}, systems=tuple(systems))
+
+
+def from_inputs(*inputs: Any, names: Sequence[str] | None = None, **options: Any) -> Suite:
+    """One suite from files, DataFrames, Samples, array-likes, mappings or suites: the one input path.
+
+    What ``Pipeline.run``, the CLI and ``perfrigor demo`` build their suite with
+    (:func:`as_suite`): files are read with ``pr.read(path, **options)`` (``format=`` names a
+    reader); ``names`` names the systems (default: the samples' own names, else the files'
+    names, else baseline/candidate). Also ``pr.Suite.from_inputs``.
+    """
+    return as_suite(*inputs, options=options, names=names)
+
+
+def from_frame(frame: Any, **options: Any) -> Suite:
+    """A suite from a tidy pandas DataFrame, one row per measurement (benchmark, system, levels, value).
+
+    Columns are found as in a tidy CSV file; ``options`` name them (``value="t"``,
+    ``levels=["fork"]``, ``unit="ms"`` ..., see docs/input-formats.md). pandas is optional:
+    perfrigor imports it nowhere. Also ``pr.Suite.from_frame``.
+    """
+    return suite_from_frame(frame, **options)
+
+
+# Suite's constructors from files and frames, kept under their public names: they belong to this
+# layer (they read files), and the data layer below imports nothing above it
+Suite.from_inputs = staticmethod(from_inputs)  # type: ignore[attr-defined]
+Suite.from_frame = staticmethod(from_frame)  # type: ignore[attr-defined]
 
 
 def _one(item: Any) -> Suite:

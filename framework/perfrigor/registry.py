@@ -18,7 +18,6 @@ import attrs
 import pluggy
 
 from . import hookspecs
-from .commands import Command
 from .component import KINDS, SCOPES, Component, build
 from .errors import ConfigError, did_you_mean
 
@@ -79,7 +78,7 @@ class Registry:
                 for item in items:
                     if hook_name == "perfrigor_components":
                         self._check_component(item, plugin_name)
-                    elif hook_name == "perfrigor_commands" and not isinstance(item, Command):
+                    elif hook_name == "perfrigor_commands" and not isinstance(item, hookspecs.Command):
                         raise ConfigError(f"plugin {plugin_name}: perfrigor_commands() returned {item!r}, "
                                           "not a perfrigor.Command")
                     name = get_name(item)

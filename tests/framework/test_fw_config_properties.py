@@ -169,7 +169,7 @@ def test_accelerated_proportion_accepts_a_matching_speedup_test_step():
 
 def test_bad_step_reference_fails_before_any_benchmark_work(tmp_path, capsys, monkeypatch):
     calls = []
-    monkeypatch.setattr(sys.modules["perfrigor.pipelines"], "_run_batch", lambda *a, **k: calls.append(a))
+    monkeypatch.setattr(sys.modules["perfrigor.scheduler"], "_run_batch", lambda *a, **k: calls.append(a))
     config = tmp_path / "c.toml"
     config.write_text('[[steps]]\ncomponent = "fieller"\n[[steps]]\ncomponent = "accelerated-proportion"\n'
                       'step = "fieller"\n')

@@ -22,9 +22,9 @@ import numpy as np
 import perfrigor as pr
 import pytest
 from perfrigor import cli, progress
-from perfrigor.component import float_param
 from perfrigor.executors import Watched
 from perfrigor.output import write_atomically
+from perfrigor.params import float_param
 from perfrigor.textsafe import terminal_safe
 from perfrigor_plugins.gmm import em
 
@@ -448,7 +448,7 @@ def test_regression_lines_do_not_print_escape_sequences_from_names(tmp_path, cap
 
 def test_cli_reports_a_dead_worker_in_one_line(files, capsys, monkeypatch):
     _, old, new = files
-    monkeypatch.setattr(sys.modules["perfrigor.pipelines"], "_run_batch", faulty.die)  # pickled by name: forked
+    monkeypatch.setattr(sys.modules["perfrigor.scheduler"], "_run_batch", faulty.die)  # pickled by name: forked
     tmp = files[0]
     suite = tmp / "suite.csv"
     suite.write_text("benchmark,system,value\n" + "".join(
@@ -489,14 +489,14 @@ def test_extreme_but_valid_levels_of_suite_methods_end_in_a_result(tmp_path, cap
 
 
 def test_memory_limit_is_the_smaller_of_the_machine_and_its_container(monkeypatch, tmp_path):
-    from perfrigor import component as components
-    physical = components.machine_memory()
+    from perfrigor import memory
+    physical = memory.machine_memory()
     limit = tmp_path / "memory.max"
     limit.write_text("1048576\n")
-    monkeypatch.setattr(components, "_CGROUP_LIMITS", (str(tmp_path / "absent"), str(limit)))
-    assert components.machine_memory() == 1048576
+    monkeypatch.setattr(memory, "_CGROUP_LIMITS", (str(tmp_path / "absent"), str(limit)))
+    assert memory.machine_memory() == 1048576
     with pytest.raises(pr.ConfigError, match=r"n_bootstrap = 100000 needs about 3.05 MiB of memory, more than "
                                              r"this machine's 1 MiB \(at most about 32768 fit\)"):
         pr.get("bootstrap-ratio", n_bootstrap=100_000)
     limit.write_text("max\n")
-    assert components.machine_memory() == physical
+    assert memory.machine_memory() == physical

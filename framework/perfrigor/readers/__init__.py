@@ -23,6 +23,8 @@ from typing import Any
 
 from ..data import Sample, Suite
 from ..errors import DataError
+from ..registry import get_registry
+from ..saved import looks_saved
 from ._common import head_text
 from .criterion import CriterionReader
 from .frame import is_frame, read_frame
@@ -61,9 +63,6 @@ def read(path: str | os.PathLike | Any, format: str | None = None, **options: An
     ``format`` names a reader (``perfrigor list`` shows them); ``options`` go to
     the reader (e.g. column names of a tidy table, ``metric=`` of a file with several).
     """
-    # not top-level: registry -> commands -> readers would be an import circle
-    from ..registry import get_registry
-
     if is_frame(path):
         if format not in (None, "tidy", "tidy-csv", "tidy-json", "dataframe"):
             raise DataError(f"a DataFrame is read as a tidy table, not with format {format!r}")
@@ -87,9 +86,6 @@ def read(path: str | os.PathLike | Any, format: str | None = None, **options: An
 
 def sniff(path: Path) -> Any:
     """The registered reader that recognises ``path`` (DataError when none does)."""
-    # not top-level: registry -> commands -> readers would be an import circle
-    from ..registry import get_registry
-
     registry = get_registry()
     readers = sorted((rec.obj for rec in registry.readers.values()), key=lambda r: getattr(r, "priority", 50))
     if path.is_dir():
@@ -102,6 +98,9 @@ def sniff(path: Path) -> Any:
                         + (f" (readers of directories: {', '.join(takes)})" if takes else "")
                         + "; give a data file")
     head = head_text(path)
+    if looks_saved(head):  # JSON, but not measurements: say what it is and what to do with it
+        raise DataError(f"{path}: a saved perfrigor report, not measurements: render it with 'perfrigor render "
+                        f"{path}' (or load it with pr.load_report); analyse the data files it was made from")
     for reader in readers:
         if reader.sniff(path, head):
             return reader
