@@ -143,16 +143,26 @@ def test_ctrl_c_leaves_a_readable_file_and_a_report(tmp_path):
 @pytest.mark.slow
 def test_acceptance_two_real_commands_ten_percent_apart(capsys, tmp_path):
     """The issue's acceptance: two python -c commands ~10% apart stop with the right verdict, and
-    perfrigor on the runs file agrees. CPU time: the shared test machine's load disturbs wall time."""
+    perfrigor on the runs file agrees. CPU time: the shared test machine's load disturbs wall time.
+
+    ``perfrigor run`` on the file gives exactly the fixed-n verdict the report cites (the file is the
+    measurement). It compares the runs unpaired: when a loaded machine makes them serially dependent
+    it may say "unclear" (docs/methods/measure.md, drift table) — never the opposite answer.
+    """
     out = tmp_path / "runs.csv"
     old, new = f'{PY} -c "sum(range(4_000_000))"', f'{PY} -c "sum(range(3_400_000))"'
-    code, stdout, err = run(capsys, "measure", old, new, "--until", "clear", "--timer", "cpu", "--max-runs", "60",
-                            "-o", str(out), "--format", "json")
+    code, stdout, err = run(capsys, "measure", old, new, "--until", "clear", "--timer", "cpu", "--min-runs", "20",
+                            "--max-runs", "60", "-o", str(out), "--format", "json")
     assert code == 0, err
     v = json.loads(stdout)["verdicts"]["runs"]
     assert v["outcome"] == "faster" and "stopped when decided" in v["reasons"][0], v
     code, again, err = run(capsys, "run", "--pipeline", "default", str(out), "--format", "json")
-    assert code == 0 and json.loads(again)["verdicts"]["runs"]["outcome"] == "faster"
+    fixed = json.loads(again)["verdicts"]["runs"]
+    cited = v["details"]["fixed_verdict"]
+    assert code == 0 and (fixed["outcome"], fixed["speedup"]) == (cited["outcome"], cited["speedup"])
+    if "dependence" not in fixed["details"].get("flags", []):
+        assert fixed["outcome"] == "faster", (fixed, v)
+    assert fixed["outcome"] in ("faster", "unclear"), (fixed, v)
 
 
 def test_the_live_line_is_drawn_on_a_terminal_only(capsys):
