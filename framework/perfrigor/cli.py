@@ -24,7 +24,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import examples, progress
+from . import examples, opened, progress
 from .commands import Command, CommandContext
 from .config import PipelineSpec, parse_config
 from .data import Sample, Suite
@@ -38,7 +38,7 @@ from .readers import read
 from .registry import get_registry
 from .report import Report, check_render_options, judge, load_report
 from .results import to_jsonable
-from .textsafe import terminal_safe
+from .textsafe import encodable, terminal_safe
 
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 #: the shell's codes for a run stopped by SIGINT (Ctrl-C) and by SIGTERM: 128 + the signal
@@ -108,7 +108,8 @@ def _add_output(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", "-f", metavar="FORMAT",
                    help="output format: text (default), markdown, json, html, or a plugin's")
     p.add_argument("-o", "--output", metavar="FILE",
-                   help="write the report to FILE (format from --format, else from the suffix)")
+                   help="write the report to FILE (format from --format, else from the suffix); -o -: to "
+                        "standard output")
     p.add_argument("--verbose", "-v", action="store_true",
                    help="show every step's parameters too (text, markdown, html)")
     p.add_argument("--max-plots", type=int, metavar="N",
@@ -137,7 +138,8 @@ def _add_analysis(p: argparse.ArgumentParser, pipeline_choice: bool = True) -> N
     p.add_argument("--jobs", "-j", type=int, metavar="N", help="run per-benchmark steps on N processes")
     p.add_argument("--dask", metavar="ADDRESS", help="run per-benchmark steps on a dask.distributed scheduler")
     p.add_argument("--timeout", type=float, metavar="SECONDS",
-                   help="with --jobs or --dask: give up (exit 2) when a task of benchmarks takes longer")
+                   help="give up (exit 2) when a task of benchmarks takes longer (without --jobs or --dask: "
+                        "the tasks run in one worker process, which can be stopped)")
     p.add_argument("--baseline", dest="baseline_system", metavar="SYSTEM",
                    help="which system of the data is the baseline (default: the first)")
     p.add_argument("--candidate", dest="candidate_system", metavar="SYSTEM",
@@ -187,6 +189,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("demo", help=f"run the {DEFAULT_PRESET!r} preset on bundled example data")
     p.add_argument("example", nargs="?", default="two-versions",
                    help="bundled data set (default: two-versions)")
+    p.add_argument("--copy", metavar="DIR",
+                   help="write the bundled examples into DIR under the README tour's names (old.txt, new.txt, "
+                        "bench.cfg, suite.csv, ...) and stop; the tour starts there")
     _add_analysis(p)
     for rec in get_registry().commands.values():
         if rec.name in COMMANDS:
@@ -197,6 +202,10 @@ def build_parser() -> argparse.ArgumentParser:
             command.add_arguments(p)
         if command.input_options:
             _add_input(p)
+    for p in sub.choices.values():  # after the command too: the crash message says "rerun with --debug"
+        if "--debug" not in p._option_string_actions:
+            p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                           help="show tracebacks of internal errors")
     return parser
 
 
@@ -368,9 +377,11 @@ def _executor(args: argparse.Namespace, benchmarks: int) -> Iterator[cf.Executor
     if jobs is not None and used < jobs:  # more workers than CPUs or benchmarks would only wait
         print(f"perfrigor: note: --jobs {jobs}: using {used} process{'es' if used > 1 else ''} ({cpu_count()} "
               f"CPU(s), {benchmarks} benchmark(s))", file=sys.stderr)
-    if used == 1:
+    if used == 1 and _timeout(args) is None:
         yield None
         return
+    # --timeout alone: one worker process, so that a task past the limit can be stopped (in this process
+    # it could not)
     pool = process_pool(used)
     try:
         yield pool
@@ -381,9 +392,12 @@ def _executor(args: argparse.Namespace, benchmarks: int) -> Iterator[cf.Executor
 
 
 def _timeout(args: argparse.Namespace) -> float | None:
+    """--timeout in seconds; None for none, and for one beyond what a wait can express (1e308, inf: no limit)."""
     timeout = getattr(args, "timeout", None)
     if timeout is not None and not timeout > 0:
         raise UsageError(f"--timeout {timeout}: give a number of seconds > 0")
+    if timeout is not None and timeout >= threading.TIMEOUT_MAX:  # about 292 years
+        return None
     return timeout
 
 
@@ -392,7 +406,8 @@ regressions = Report.regressions
 
 
 def _emit(text: str, args: argparse.Namespace, fmt: str, stdout) -> None:
-    output = getattr(args, "output", None)
+    output = _output(args)
+    text = encodable(text)  # a plugin renderer's too: a lone surrogate from a JSON name cannot be written
     if output:
         try:
             write_atomically(Path(output).resolve(), text)
@@ -404,16 +419,25 @@ def _emit(text: str, args: argparse.Namespace, fmt: str, stdout) -> None:
 
 
 def _input_paths(args: argparse.Namespace) -> list[str]:
-    """Every file the command reads (data and config), as given on the command line."""
+    """Every file the command reads: those named on the command line (data, config, a saved report), and
+    every file opened since the command started (a .cfg's samples, a criterion folder's files; see
+    perfrigor.opened)."""
     paths = [getattr(args, name, None) for name in ("baseline", "candidate", "data", "config", "report")]
     if getattr(args, "example", None) in examples.names():  # demo: the bundled files it reads
         paths += data_files(examples.path(args.example))
-    return [str(p) for p in [*paths, *(getattr(args, "files", None) or [])] if p]
+    named = [str(p) for p in [*paths, *(getattr(args, "files", None) or [])] if p]
+    return named + sorted(getattr(args, "opened", None) or ())
+
+
+def _output(args: argparse.Namespace) -> str | None:
+    """The file ``-o`` names; None for standard output (no ``-o``, or ``-o -``)."""
+    output = getattr(args, "output", None)
+    return None if output == "-" else output
 
 
 def _check_output(args: argparse.Namespace) -> None:
     """Refuse a bad ``-o`` target before the analysis, not after it (see :func:`_check_target`)."""
-    output = getattr(args, "output", None)
+    output = _output(args)
     if output:
         _check_target("-o", output, _input_paths(args), "the report")
 
@@ -421,9 +445,17 @@ def _check_output(args: argparse.Namespace) -> None:
 def _check_target(option: str, given: str, inputs: Sequence[str], what: str) -> None:
     """A file the command will write: refuse, before any work, a missing or read-only folder,
     a directory, or one of the command's own input files (symlinks resolved)."""
+    if os.path.exists(given) and not os.path.isdir(given) and not os.path.isfile(given):  # /dev/stdout, a pipe
+        stdout_hint = "; for standard output leave out -o or give -o -" if option == "-o" else ""
+        raise UsageError(f"{option} {given}: not a regular file (a device, pipe or socket), which cannot be "
+                         f"replaced atomically; give a file name{stdout_hint}")
     target = Path(given).resolve()
     if not target.parent.is_dir():
         raise UsageError(f"{option} {given}: cannot write: no such directory {str(Path(given).parent)!r}")
+    longest = _name_max(target.parent)
+    if longest is not None and len(os.fsencode(target.name)) > longest:
+        raise UsageError(f"{option} {given}: cannot write: the file name is {len(os.fsencode(target.name))} bytes "
+                         f"long, more than the {longest} its folder's file system allows")
     if target.is_dir():
         raise UsageError(f"{option} {given}: is a directory; give a file name")
     if target.exists() and not target.is_file():
@@ -432,9 +464,17 @@ def _check_target(option: str, given: str, inputs: Sequence[str], what: str) -> 
         raise UsageError(f"{option} {given}: cannot write: the folder {str(target.parent)!r} is not writable")
     if target.exists() and not os.access(target, os.W_OK):
         raise UsageError(f"{option} {given}: cannot write: the file is read-only")
-    for path in inputs:
-        if Path(path).resolve() == target:
-            raise UsageError(f"{option} {given}: is the input file {path}; {what} would replace it")
+    read = opened.same_file(target, inputs)  # through symbolic or hard links too
+    if read is not None:
+        raise UsageError(f"{option} {given}: is the input file {read}; {what} would replace it")
+
+
+def _name_max(folder: Path) -> int | None:
+    """The longest file name (bytes) the file system of ``folder`` allows; None where the system does not say."""
+    try:
+        return int(os.pathconf(folder, "PC_NAME_MAX"))
+    except (AttributeError, OSError, ValueError):
+        return None
 
 
 def _render_options(args: argparse.Namespace, fmt: str) -> dict[str, Any]:
@@ -462,7 +502,7 @@ def _render(renderer: Any, report: Report, fmt: str, args: argparse.Namespace) -
 
 def _format(args: argparse.Namespace) -> str:
     """--format, else the format whose suffix matches -o FILE, else text."""
-    output = getattr(args, "output", None)
+    output = _output(args)
     _check_output(args)  # before the work, not after it
     if getattr(args, "format", None):
         return args.format
@@ -715,7 +755,10 @@ def _plots(pipeline: Pipeline, report: Report, suite: Suite, target: Path) -> No
             tag = "-".join(_safe(x) for x in (bench, system) if x)
             path = target.with_name(f"{target.stem}-{tag}{target.suffix or '.png'}")
         title = system if bench == system or len(suite.data) == 1 else f"{bench} / {system}"
-        save(describe_figure(sample.flat, sample.unit, found, title), path)
+        try:
+            save(describe_figure(sample.flat, sample.unit, found, title), path)
+        except OSError as exc:  # a full disk, a name too long: say which picture
+            raise UsageError(f"--plot: cannot write {path}: {exc.strerror or exc}") from None
         print(f"perfrigor: wrote {path}", file=sys.stderr)
 
 
@@ -724,6 +767,11 @@ def _safe(text: str) -> str:
 
 
 def cmd_demo(args: argparse.Namespace, stdout) -> int:
+    if args.copy:
+        written = examples.copy_tour(args.copy)
+        print(f"perfrigor demo: wrote {len(written)} files to {args.copy}: {', '.join(p.name for p in written)}; "
+              f"the README's tour runs there (cd {args.copy}; its README.md says what each file is)", file=sys.stderr)
+        return EXIT_OK
     registry = get_registry()
     name = args.pipeline or DEFAULT_PRESET
     if not args.config and name not in registry.presets:
@@ -787,7 +835,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:
             build_parser().print_help(sys.stderr)
             return EXIT_USAGE
-        with _stoppable():
+        # every file read is recorded: -o and --plot refuse them all
+        with _stoppable(), opened.recording() as args.opened:
             return COMMANDS.get(args.command, cmd_plugin)(args, stdout)
     except BrokenPipeError:  # e.g. `perfrigor list | head`
         return EXIT_OK

@@ -118,6 +118,9 @@ class Registry:
 
     # -- look-ups with helpful errors
     def _lookup(self, table: dict[str, Registered], name: str, what: str) -> Registered:
+        if not isinstance(name, str):  # e.g. format = 3 in a config's [input]
+            raise ConfigError(f"{what} must be given by name (a string, e.g. {next(iter(sorted(table)), 'NAME')!r}), "
+                              f"got {name!r}")
         try:
             return table[name]
         except KeyError:

@@ -113,8 +113,10 @@ def _legend(report, statistics: Mapping[str, list[str]]) -> str:
         how = "change: of the metric (positive = better)"
     else:
         how = "change: of each metric (times: negative = faster; throughputs: positive = better)"
+    # the median's change is the Hodges-Lehmann shift, not the ratio of the two medians shown: say so
+    median = ", from the median of the ratios of all pairs of runs" if common == "median" and not others else ""
     return (f"baseline {report.baseline}, candidate {report.candidate}: the {common} each verdict compared"
-            + (f" ({others})" if others else "") + f"; {how}.")
+            + (f" ({others})" if others else "") + f"; {how}{median}.")
 
 
 def _names(names: list[str], limit: int = 6) -> str:
@@ -176,8 +178,8 @@ def reasons(report) -> list[Block]:
                 head += f" [{level}{fmt(v.ci_low)}, {fmt(v.ci_high)}]"
         if v.method:
             head += f", from {v.method}"
-        if v.threshold:
-            head += f" (same within ±{v.threshold:.1%})"
+        if v.threshold:  # the rule, not a finding: "faster (same within ±1%)" read as a contradiction
+            head += f" (changes within ±{v.threshold:.1%} count as the same)"
         more = list(v.reasons)
         flags = flags_of(v)
         if flags:

@@ -9,18 +9,18 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from ..textsafe import terminal_safe
+from ..textsafe import markdown_text, one_line, terminal_safe
 from ._blocks import Block, Details, Figure, Heading, Items, Para, Table
 from ._layout import Options, layout
 
 
 def _cell(text: str) -> str:
-    # a pipe ends a cell and a newline ends a row: escape the one, join the other
-    return text.replace("\\", "\\\\").replace("<", "&lt;").replace("|", "\\|").replace("\n", "<br>") or " "
+    # a pipe would end the cell and a newline the row: names are shown literally (perfrigor.textsafe)
+    return markdown_text(text, line_start=False) or " "
 
 
 def _escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("*", "\\*").replace("_", "\\_").replace("<", "&lt;")
+    return markdown_text(text)  # no link, heading, list or emphasis from a name (perfrigor.textsafe)
 
 
 class MarkdownRenderer:
@@ -37,7 +37,7 @@ class MarkdownRenderer:
     def _blocks(self, blocks: Sequence[Block], out: list[str], depth: int) -> None:
         for block in blocks:
             if isinstance(block, Details):
-                summary = html.escape(block.summary)  # HTML, not Markdown, inside <summary>
+                summary = html.escape(one_line(block.summary))  # HTML, not Markdown, inside <summary>
                 out += [f"<details{' open' if block.open else ''}><summary>{summary}</summary>", ""]
                 self._blocks(block.blocks, out, depth + 1)
                 out += ["</details>", ""]
