@@ -207,7 +207,7 @@ def test_the_command_draws_rounds_and_the_interval_on_the_status_line():
         pr.progress.set_reporter(previous)
     drawn = stream.getvalue()
     assert "perfrigor measure" in drawn and "round 1/8" in drawn and "round 8/8" in drawn
-    assert "speedup 0." in drawn and " to " in drawn  # the candidate is slower: its interval, once it has one
+    assert "speedup " in drawn and " to " in drawn  # the first candidate's speedup, and its interval once it has one
 
 
 def test_an_interrupt_before_two_rounds_says_so_and_exits_130(capsys, monkeypatch):
