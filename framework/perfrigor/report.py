@@ -83,6 +83,8 @@ class Report:
     data: Any = attrs.field(default=None, repr=False)
     #: systems of the data that no pair step compared (three or more systems), ``{system: why}``
     not_compared: Mapping[str, str] = attrs.field(factory=dict)
+    #: benchmarks of the input with nothing to compare (``Suite.excluded``), ``{benchmark: why}``
+    excluded: Mapping[str, str] = attrs.field(factory=dict)
 
     @property
     def benchmarks(self) -> list[str]:
@@ -219,6 +221,7 @@ class Report:
             "skipped": [s.to_dict() for s in self.skipped],
             "only_in": {s: list(b) for s, b in self.only_in.items()},
             "not_compared": dict(self.not_compared),
+            "excluded": dict(self.excluded),
             "data": None if self.data is None else suite_to_dict(self.data),
         }
 
@@ -310,6 +313,7 @@ def _report_from_dict(data: Mapping[str, Any]) -> Report:
                           for step, results in steps.items()}
                   for bench, steps in data["benchmarks"].items()}
     only_in = {s: list(b) for s, b in (data.get("only_in") or {}).items()}
+    excluded = {str(b): str(why) for b, why in (data.get("excluded") or {}).items()}
     return Report(
         pipeline=data["pipeline"],
         steps=[StepInfo(**step) for step in data["steps"]],
@@ -322,16 +326,24 @@ def _report_from_dict(data: Mapping[str, Any]) -> Report:
         source=data.get("source"),
         skipped=[StepSkip(**s) for s in data.get("skipped", ())],
         only_in=only_in,
-        data=None if data.get("data") is None else suite_from_dict(data["data"], data.get("source"), only_in),
+        data=None if data.get("data") is None else suite_from_dict(data["data"], data.get("source"), only_in,
+                                                                  excluded),
         not_compared=dict(data.get("not_compared") or {}),
+        excluded=excluded,
     )
 
 
 def judge(report: Report) -> tuple[list[str], int]:
     """``report.regressions()``, and how many verdicts or two-sided comparisons could have shown one."""
+    found, judged = findings(report)
+    return [line for _, line in found], judged
+
+
+def findings(report: Report) -> tuple[list[tuple[str | None, str]], int]:
+    """:func:`judge` with each regression's benchmark: ``([(benchmark or None for the suite, line)], judged)``."""
     verdicts = report.verdicts
     if verdicts:
-        found = [f"{bench}: {v.describe()}" for bench, v in verdicts.items() if v.outcome == "slower"]
+        found = [(bench, f"{bench}: {v.describe()}") for bench, v in verdicts.items() if v.outcome == "slower"]
         return found, len(verdicts)
     pair = pair_key(report.baseline, report.candidate) if report.candidate else None
     found, judged = [], 0
@@ -342,7 +354,7 @@ def judge(report: Report) -> tuple[list[str], int]:
         verdict = report.conclusion(step_id, res)
         judged += not (step is not None and step.one_sided) and verdict in ("faster", "slower", "no change")
         if verdict == "slower":
-            found.append(f"{bench or 'suite'}: {step_id}: {res.describe()}")
+            found.append((bench, f"{bench or 'suite'}: {step_id}: {res.describe()}"))
     return found, judged
 
 

@@ -162,11 +162,13 @@ def suite_to_dict(suite: Suite) -> dict[str, Any]:
     }
 
 
-def suite_from_dict(data: Mapping[str, Any], source: str | None, only_in: Mapping[str, list[str]]) -> Suite:
+def suite_from_dict(data: Mapping[str, Any], source: str | None, only_in: Mapping[str, list[str]],
+                    excluded: Mapping[str, str] | None = None) -> Suite:
     samples = {bench: {system: Sample(np.asarray(s["values"], dtype=float), levels=tuple(s["levels"]) or None,
                                       unit=s["unit"], lower_is_better=s["lower_is_better"], name=s.get("name"),
                                       source=s.get("source"), metadata=s.get("metadata") or {})
                        for system, s in systems.items()}
                for bench, systems in data["benchmarks"].items()}
     info = {bench: BenchmarkInfo.coerce(i, bench) for bench, i in (data.get("info") or {}).items()}
-    return Suite(samples, systems=tuple(data["systems"]), info=info, source=source, only_in=only_in)
+    return Suite(samples, systems=tuple(data["systems"]), info=info, source=source, only_in=only_in,
+                 excluded=excluded or {})
