@@ -60,6 +60,19 @@ def test_fail_on_regression_reads_the_sequential_verdict(capsys):
     code, _, err = run(capsys, "measure", TIMES.format(0.01), TIMES.format(0.02), "--iterations", "3",
                        "--until", "clear", "--max-runs", "30", "--fail-on-regression")
     assert code == 1 and "perfrigor: regression: measure: slower" in err
+    code, _, err = run(capsys, "measure", TIMES.format(0.01), TIMES.format(0.02), "--iterations", "3",
+                       "--until", "clear", "--max-runs", "30", "--fail-on-regression=warn")
+    assert code == 0 and "regression(s) would have failed this run" in err
+
+
+def test_github_writes_the_summary_and_annotations(capsys, tmp_path, monkeypatch):
+    summary, outputs = tmp_path / "summary.md", tmp_path / "outputs"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    monkeypatch.setenv("GITHUB_OUTPUT", str(outputs))
+    code, out, err = run(capsys, "measure", TIMES.format(0.01), TIMES.format(0.02), "--iterations", "3",
+                         "--until", "clear", "--max-runs", "30", "--github")
+    assert code == 0, err
+    assert "::error" in out and "sequential-verdict" in summary.read_text() and "regressions=1" in outputs.read_text()
 
 
 def test_a_config_describes_the_commands_the_rule_and_the_analysis(capsys, tmp_path):

@@ -16,38 +16,26 @@ docs/measure.md is the guide; docs/methods/measure.md the rule and its calibrati
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
-
 import perfrigor as pr
 
 from .command import MEASURE
-from .component import SequentialVerdict
 
-#: the public names, each imported from its module on first use: every perfrigor start loads the
-#: plugins, and the hooks need only the command and the component (the runner, processes and
-#: configs are loaded when something is measured)
-LAZY = {"Executor": "executors", "ProcessExecutor": "executors", "RunResult": "executors", "parse_times": "executors",
-        "MeasuredCommand": "plan", "Plan": "plan", "StoppingRule": "plan", "Measurement": "runner",
-        "Progress": "runner", "RunFailed": "runner", "measure": "runner", "SessionNoise": "simulation",
-        "SimulatedExecutor": "simulation", "plan_from": "config", "load_config": "config"}
-_RENAMED = {"load_config": "load"}
-
-__all__ = ["SequentialVerdict", *LAZY]
-
-
-def __getattr__(name: str) -> Any:
-    if name in LAZY:
-        module = importlib.import_module(f".{LAZY[name]}", __name__)
-        value = getattr(module, _RENAMED.get(name, name))
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+#: the public names, imported from their modules on first use: every perfrigor start loads the plugins,
+#: and the runner, the processes and the configs are needed only when something is measured
+EXPORTS = {"SequentialVerdict": "component", "Executor": "executors", "ProcessExecutor": "executors",
+           "RunResult": "executors", "parse_times": "executors", "MeasuredCommand": "plan", "Plan": "plan",
+           "StoppingRule": "plan", "Measurement": "runner", "Progress": "runner", "RunFailed": "runner",
+           "measure": "runner", "SessionNoise": "simulation", "SimulatedExecutor": "simulation",
+           "plan_from": "config", "load_config": "config"}
+__all__ = sorted(EXPORTS)
+__getattr__ = pr.lazy_exports(__name__, EXPORTS)
 
 
 @pr.hookimpl
-def perfrigor_components() -> list[type[pr.Component]]:
-    return [SequentialVerdict]
+def perfrigor_components() -> list[pr.LazyComponent]:
+    return [pr.LazyComponent(f"{__name__}.component:SequentialVerdict", "sequential-verdict", "comparator",
+                             "Verdict of interleaved rounds under optional stopping (anytime-valid interval of the "
+                             "paired speedup).")]
 
 
 @pr.hookimpl

@@ -70,18 +70,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--format", "-f", metavar="FORMAT", help="report format: text (default), markdown, json, html")
     g.add_argument("--report", metavar="FILE", help="write the report to FILE (format from --format or the suffix)")
     g.add_argument("--verbose", "-v", action="store_true", help="show every step's parameters too")
-    g.add_argument("--fail-on-regression", action="store_true",
-                   help="exit 1 when the verdict is 'slower'")
+    g.add_argument("--fail-on-regression", nargs="?", const="fail", choices=("fail", "warn"), metavar="=warn",
+                   help="exit 1 when the verdict is 'slower'; =warn: say what would have failed, exit 0")
+    g.add_argument("--github", action="store_true",
+                   help="GitHub Actions: the report to $GITHUB_STEP_SUMMARY, ::error/::warning for a slower/"
+                        "unclear verdict, regressions=N to $GITHUB_OUTPUT (docs/ci.md)")
 
 
 def settings_from(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, Any] | str | None]:
     """The ``[measure]`` table the options ask for (a config's, overridden), and the analysis."""
-    from .config import load
+    from .config import load_config
 
     settings: dict[str, Any] = {}
     analysis: dict[str, Any] | str | None = None
     if args.config:
-        settings, analysis = load(args.config)
+        settings, analysis = load_config(args.config)
     if args.commands:
         if settings.get("commands"):
             raise pr.ConfigError(f"commands given on the command line and in {args.config}: give them in one place")
@@ -176,15 +179,26 @@ def run(args: argparse.Namespace, context: pr.CommandContext) -> int:
         Path(args.report).write_text(text, encoding="utf-8")
         print(f"perfrigor measure: wrote {fmt} report to {args.report}", file=sys.stderr)
     else:
-        context.stdout.write(text)
+        context.stdout.write(pr.github.guarded(text) if args.github else text)
+    if args.github:
+        pr.github.publish(report, stream=context.stdout)
     if measurement.stopped == "interrupted":
         return EXIT_INTERRUPTED
-    if args.fail_on_regression:
-        found = report.regressions()
-        for line in found:
-            print(f"perfrigor: regression: {line}", file=sys.stderr)
-        return 1 if found else 0
-    return 0
+    return _gate(report, args.fail_on_regression)
+
+
+def _gate(report: pr.Report, gate: str | None) -> int:
+    """--fail-on-regression as the analysis commands apply it: exit 1 on a 'slower' verdict (=warn: 0)."""
+    if not gate:
+        return 0
+    found = report.regressions()
+    for line in found:
+        print(f"perfrigor: regression{' (warn only)' if gate == 'warn' else ''}: {line}", file=sys.stderr)
+    if found and gate == "warn":
+        print(f"perfrigor: --fail-on-regression=warn: {len(found)} regression(s) would have failed this run "
+              "(exit 1); exit 0", file=sys.stderr)
+        return 0
+    return 1 if found else 0
 
 
 def _verdict_threshold(analysis: dict[str, Any] | str | None) -> float | None:

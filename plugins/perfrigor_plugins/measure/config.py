@@ -46,7 +46,7 @@ KEYS = ("commands", *RULE_KEYS, *PLAN_KEYS, *SHARED_KEYS, "output", "force")
 COMMAND_KEYS = ("command", "name", *SHARED_KEYS)
 
 
-def load(path: str | os.PathLike) -> tuple[dict[str, Any], dict[str, Any] | None]:
+def load_config(path: str | os.PathLike) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """A measure config file -> (its ``[measure]`` table, the analysis config or None)."""
     p = Path(path)
     try:
