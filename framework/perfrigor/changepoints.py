@@ -121,8 +121,8 @@ class MeanCost:
         sw = self.w[end] - self.w[starts]
         swx = self.wx[end] - self.wx[starts]
         swxx = self.wxx[end] - self.wxx[starts]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            cost = swxx - np.where(sw > 0, swx * swx / sw, 0.0)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            cost = swxx - np.where(sw > 0, swx / np.where(sw > 0, sw, 1.0) * swx, 0.0)
         return cost / self.inflation
 
     def mean(self, start: int, end: int) -> float:
@@ -336,7 +336,7 @@ def null_gains(simulate: Callable[[np.random.Generator, int, int], np.ndarray], 
     """:func:`no_change_penalty` of ``n_sim`` change-free series of length ``n`` drawn by
     ``simulate(rng, n_sim, n)`` (an array ``(n_sim, n)``): the null distribution a penalty is
     calibrated against."""
-    from .component import check_random_state
+    from .params import check_random_state
 
     x = np.asarray(simulate(check_random_state(random_state), n_sim, n), dtype=float)
     if x.shape != (n_sim, n):

@@ -136,12 +136,12 @@ def test_in_a_pipeline_every_format_says_it_and_the_run_order_plot_shows_it() ->
     pipe = pr.Pipeline([{"component": "steady-state"}, {"component": "mean-ci"}])
     report = pipe.run(pr.Sample(base, levels=("fork", "iteration"), name="old"),
                       pr.Sample(cand, levels=("fork", "iteration"), name="new"))
-    sentence = "4 of 4 forks reach a steady state, after about 60 iterations"
+    sentence = "all 4 forks reach a steady state, after about 60 iterations"
     for fmt in ("text", "markdown", "html"):
         assert sentence in report.render(fmt), fmt
     assert json.loads(report.render("json"))["benchmarks"]["benchmark"]["steady-state"]["old"]["steady_start"] >= 59
     html = report.render("html")
-    assert "warm-up (not steady)" in html and "in run order" in html
+    assert "in run order (warm-up)" in html and "in run order" in html
 
 
 def test_describe_command_shows_the_classification_per_series(tmp_path, capsys) -> None:
@@ -230,6 +230,6 @@ def test_a_saved_report_keeps_the_warmup_shading(tmp_path) -> None:
     path = tmp_path / "report.json"
     path.write_text(report.render("json"))
     again = pr.load_report(path)
-    assert "warm-up (not steady)" in again.render("html") and "2 of 3 forks" not in again.render("text")
+    assert "in run order (warm-up)" in again.render("html") and "2 of 3 forks" not in again.render("text")
     span = pr.drawing.RunOrderSpans([(0, 90)], "warm-up", hatched=True)
     assert pr.drawing.layer_from_dict(pr.drawing.layer_to_dict(span, rows)) == span

@@ -25,7 +25,7 @@ import numpy as np
 
 from .. import hierarchy
 from ..display import change, percent
-from ..drawing import RUN_ORDER_TYPES, LevelVariances, layers
+from ..drawing import RUN_ORDER_TYPES, LevelVariances, RunOrderMarks, layers
 from ..errors import DataError
 from ..keys import PairKey
 from ..plots import svg
@@ -245,8 +245,9 @@ def _benchmark_plots(report, bench: str, v: Verdict | None, key: str) -> list[Bl
 
 
 def _run_order_why(sides: list[Side]) -> str:
-    """What the results draw over run order, for the plot's title (their layers' labels)."""
-    labels = dict.fromkeys(x.label for s in sides for x in s.layers if isinstance(x, RUN_ORDER_TYPES))
+    """What the results draw over run order, for the plot's title (their curves' and ranges' labels)."""
+    labels = dict.fromkeys(x.label for s in sides for x in s.layers if isinstance(x, RUN_ORDER_TYPES)
+                           and not isinstance(x, RunOrderMarks))
     return ", ".join(labels) or "run-order curves"
 
 

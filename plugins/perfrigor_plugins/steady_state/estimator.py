@@ -100,10 +100,10 @@ class SteadyState(pr.Estimate):
                 if s.steady and s.steady_start]
         never = [(i * per, (i + 1) * per) for i, s in enumerate(self.series) if s.classification == "no steady state"]
         if warm:
-            out.append(pr.drawing.RunOrderSpans(tuple(warm), "warm-up (not steady)"))
+            out.append(pr.drawing.RunOrderSpans(tuple(warm), "warm-up"))
             out.append(pr.drawing.RunOrderMarks(tuple(b for _, b in warm), "steady from here"))
         if never:
-            out.append(pr.drawing.RunOrderSpans(tuple(never), "no steady state", hatched=True))
+            out.append(pr.drawing.RunOrderSpans(tuple(never), "never steady", hatched=True))
         return out
 
 
@@ -132,7 +132,9 @@ def _summary(states: list[SeriesState], unit_name: str, iteration: str, level: s
                   "worse one"] if s.classification == "slowdown" else []
         return f"{head}{switch}; steady level {level}", warn
     never = len(judged) - len(steady)
-    parts = [f"{len(steady)} of {k} {unit_name}s reach a steady state"]
+    if len(judged) == k and all(s.classification == "flat" for s in judged):
+        return f"all {k} {unit_name}s flat (steady from the first {iteration}); steady level {level}", []
+    parts = [f"{'all' if len(steady) == k else f'{len(steady)} of'} {k} {unit_name}s reach a steady state"]
     if late:
         parts[0] += f", after about {int(np.median(late))} {iteration}s" if len(late) > len(steady) / 2 \
             else f" ({len(late)} after a warm-up of up to {max(late)} {iteration}s)"
@@ -146,7 +148,7 @@ def _summary(states: list[SeriesState], unit_name: str, iteration: str, level: s
     warnings = []
     if never:
         warnings.append(f"{never} of {k} {unit_name}s never reach{'es' if never == 1 else ''} a steady state: "
-                        f"their {iteration}s still change at the end of the run")
+                        f"{iteration}s still change at the end of the run")
     if warm:
         warnings.append(f"{len(warm)} of {k} {unit_name}s warm{'s' if len(warm) == 1 else ''} up for up to "
                         f"{max(warm)} {iteration}s: drop them")
@@ -157,8 +159,8 @@ def _summary(states: list[SeriesState], unit_name: str, iteration: str, level: s
 
 
 def _listing(states: list[SeriesState]) -> str:
-    """The series one by one (few), or the unsteady ones by name (many)."""
-    if len(states) <= 1:
+    """The series one by one (few), or the unsteady ones by name (many); nothing when all are flat."""
+    if len(states) <= 1 or all(s.classification == "flat" for s in states):
         return ""
     if len(states) <= LISTED:
         return " [" + "; ".join(s.describe() for s in states) + "]"
