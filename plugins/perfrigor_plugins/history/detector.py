@@ -94,8 +94,8 @@ class HistoryDetector(pr.Detector):
 
     The false discovery rate is controlled over benchmarks x commits; recent changes are pending.
 
-    Each commit's level is the mean log of its runs (or forks); its noise comes from the runs and
-    from the commit-to-commit variation (AR(1)). See docs/methods/history.md.
+    Each commit's level is the 20% trimmed mean of the logs of its runs (or forks); its noise comes
+    from the runs and from the commit-to-commit variation (AR(1)). See docs/methods/history.md.
     """
 
     name: ClassVar[str] = "change-scan"
