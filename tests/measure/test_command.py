@@ -158,7 +158,7 @@ def test_acceptance_two_real_commands_ten_percent_apart(capsys, tmp_path):
     """The issue's acceptance: two python -c commands ~10% apart stop with the right verdict, and
     perfrigor on the runs file agrees. CPU time: the shared test machine's load disturbs wall time.
 
-    ``perfrigor run`` on the file gives exactly the fixed-n verdict the report cites (the file is the
+    ``perfrigor compare`` on the file gives exactly the fixed-n verdict the report cites (the file is the
     measurement). It compares the runs unpaired: when a loaded machine makes them serially dependent
     it may say "unclear" (docs/methods/measure.md, drift table) — never the opposite answer.
     """
@@ -169,7 +169,7 @@ def test_acceptance_two_real_commands_ten_percent_apart(capsys, tmp_path):
     assert code == 0, err
     v = json.loads(stdout)["verdicts"]["runs"]
     assert v["outcome"] == "faster" and "stopped when decided" in v["reasons"][0], v
-    code, again, err = run(capsys, "run", "--pipeline", "default", str(out), "--format", "json")
+    code, again, err = run(capsys, "compare", str(out), "--format", "json")
     fixed = json.loads(again)["verdicts"]["runs"]
     cited = v["details"]["fixed_verdict"]
     assert code == 0 and (fixed["outcome"], fixed["speedup"]) == (cited["outcome"], cited["speedup"])
