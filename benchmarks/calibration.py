@@ -29,6 +29,12 @@ The independence check's flags ("dependent", "trending", a step of the level) on
 series (independent normal, t3 and log-normal runs at 10, 20, 30 and 3,000 runs, the last with
 a +0.5% drift below the 1% relevance): how often each fires.
 
+    python benchmarks/calibration.py --history [--replicates 200] [--suites 20] [--seed 0]
+
+The ``change-scan`` detector over simulated histories of commits (``history_calibration.py``: false
+changes per series and the false discovery rate over suites without change, power and range
+coverage with one step); docs/methods/history.md shows its table.
+
     python benchmarks/calibration.py --suites 100 [--jobs 1] [--markdown] [--seed 0]
 
 The regression gate over suites (``--fail-on-regression`` exits 1 when some verdict is
@@ -343,7 +349,13 @@ def main() -> int:
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--save", default="", help="also write the rows as JSON to this file")
     ap.add_argument("--load", default="", help="render the rows of a --save file instead of simulating")
+    ap.add_argument("--history", action="store_true", help="calibrate the change-scan detector instead (see "
+                    "history_calibration.py; --replicates histories and --suites suites of 100 per cell)")
     args = ap.parse_args()
+    if args.history:
+        import history_calibration
+
+        return history_calibration.main(args.replicates, args.suites or 20, args.seed)
     models = [m.strip() for m in args.models.split(",") if m.strip()]
     if args.flags:
         print(render_flags(run_flags(args.replicates, args.seed), args.markdown))

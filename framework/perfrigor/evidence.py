@@ -88,6 +88,20 @@ class MatchedMode:
         """Where the mode lies: the baseline's location, else the candidate's (a mode of one system only)."""
         return self.baseline_location if self.baseline_location is not None else self.candidate_location
 
+    @property
+    def in_both(self) -> bool:
+        """Whether both systems have runs in this mode."""
+        return bool(self.baseline_runs and self.candidate_runs)
+
+    def shares(self, where: str) -> str:
+        """Each system's share of runs in this mode, in words ("40% vs 56% of runs at 3.458 us"); a mode one
+        system lacks is said to be one (never "0% vs 56%" under "the same modes")."""
+        if not self.baseline_runs:
+            return f"{self.candidate_share:.0%} of the candidate's runs at {where}, where the baseline has none"
+        if not self.candidate_runs:
+            return f"{self.baseline_share:.0%} of the baseline's runs at {where}, where the candidate has none"
+        return f"{self.baseline_share:.0%} vs {self.candidate_share:.0%} of runs at {where}"
+
 
 #: how the modes of two systems relate (ModeComparison.kind)
 MODE_KINDS = ("unimodal", "shared", "shifted", "different")

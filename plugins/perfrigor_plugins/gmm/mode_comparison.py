@@ -212,9 +212,10 @@ class ModeComparisonComparator(pr.Comparator):
                     f"{', '.join(q(m.baseline_location) for m in matched if m.baseline_runs)}, "
                     f"candidate at {', '.join(q(m.candidate_location) for m in matched if m.candidate_runs)}")
         else:
-            shares = "; ".join(f"{m.baseline_share:.0%} vs {m.candidate_share:.0%} of runs at {q(m.location)}"
-                               + (f" -> {q(m.candidate_location)}" if kind == SHIFTED else "") for m in matched)
-            head = (f"{'shared' if kind == SHARED else 'shifted'} modes at {where}: {shares}"
+            shares = "; ".join(m.shares(q(m.location)) + (f" -> {q(m.candidate_location)}" if kind == SHIFTED else "")
+                               for m in matched)
+            what = "shifted" if kind == SHIFTED else "shared" if all(m.in_both for m in matched) else "partly shared"
+            head = (f"{what} modes at {where}: {shares}"
                     + ("" if shares_p is None else f" (shares differ: p = {shares_p:.2g})" if shares_p < alpha
                        else f" (shares do not differ significantly, p = {shares_p:.2g})"))
         if main is not None and main.speedup is not None:

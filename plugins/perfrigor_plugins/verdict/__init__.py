@@ -1,4 +1,4 @@
-"""The answer a person reads first: the ``verdict`` step.
+"""The answer a person reads first: the ``verdict`` step, and its default typical-run comparison.
 
 Per benchmark it picks the method whose assumptions hold for the data (Kalibera & Jones
 for hierarchical samples, the shift within a mode for multimodal ones, the typical run's
@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import perfrigor as pr
 
-from .component import VerdictStep
-from .shift import LocationShift
-
-__all__ = ["LocationShift", "VerdictStep"]
+#: the public names, imported from their modules on first use (loading the plugin imports none)
+EXPORTS = {"VerdictStep": "component", "LocationShift": "shift"}
+__all__ = sorted(EXPORTS)
+__getattr__ = pr.lazy_exports(__name__, EXPORTS)
 
 
 @pr.hookimpl
-def perfrigor_components() -> list[type[pr.Component]]:
-    return [VerdictStep, LocationShift]
+def perfrigor_components() -> list[pr.LazyComponent]:
+    return [pr.LazyComponent(f"{__name__}.component:VerdictStep", "verdict", "comparator",
+                             "One calibrated answer per benchmark (faster, slower, same, unclear) and for the suite."),
+            pr.LazyComponent(f"{__name__}.shift:LocationShift", "location-shift", "comparator",
+                             "The typical run of the candidate against the baseline's (location shift of log times).")]

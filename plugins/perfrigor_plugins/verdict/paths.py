@@ -324,7 +324,7 @@ def _statistic_notes(res: pr.Comparison, old: pr.Sample, new: pr.Sample, confide
     if stat == "geometric mean" and too_few_for_ranks(len(old), len(new), confidence):
         notes.append(f"{len(old)} and {len(new)} runs are too few for a rank test at {confidence:.0%}: compared on "
                      "the means of log times (Welch), which assume roughly normal noise; run more to be safe")
-    elif stat == "trimmed mean":
+    elif stat == "trimmed geometric mean":
         notes.append("every run of one system is faster than every run of the other: the size of the gap is "
                      "measured on trimmed means of log times (ranks say no more than the order)")
     grid = res.details.get("grid") if isinstance(res.details, Mapping) else None
@@ -432,11 +432,12 @@ def modes(context: Context, found: Found) -> Path:
     old, new = c.old, c.new
     matched = list(res.modes)
     flags = ["multimodal", *c.flags]
-    shares = "; ".join(f"{m.baseline_share:.0%} vs {m.candidate_share:.0%} of runs at {_loc(m.location, old)}"
-                       for m in matched)
+    shares = "; ".join(m.shares(_loc(m.location, old)) for m in matched)
+    in_both = all(m.in_both for m in matched)
     alpha = 1.0 - c.settings.confidence
     moved = res.shares_pvalue is not None and res.shares_pvalue < alpha
-    notes = [f"{'the same' if res.kind == 'shared' else 'shifted'} {len(matched)} modes: {shares}"
+    lead = "shifted " if res.kind != "shared" else "the same " if in_both else ""
+    notes = [f"{lead}{len(matched)} modes: {shares}"
              + (f" (the shares differ, p = {res.shares_pvalue:.2g})" if moved else ""), *c.notes]
     if moved:
         flags.append("shares")
@@ -459,8 +460,11 @@ def modes(context: Context, found: Found) -> Path:
     path = Path(found.source, answer_of(result), f"mode at {where}", result.baseline_center,
                 result.candidate_center, tuple(dict.fromkeys(flags)), tuple(notes), details=details, recipe=recipe)
     if moved and not path.answer.significant:
-        return attrs.evolve(path, unclear=f"the modes did not move, their shares did: {shares}; that is the session, "
-                                          "not the code, as often as not: rerun both systems in several sessions")
+        return attrs.evolve(path, unclear=(
+            f"the modes did not move, their shares did: {shares}; that is the session, not the code, as often as "
+            "not: rerun both systems in several sessions" if in_both else
+            f"the mode at {where} did not move, but the runs moved between modes, one of which only one system "
+            f"has: {shares}; the code or the session may have done that: rerun both systems in several sessions"))
     if c.widening.tau < 1.5:
         return path
     overall = typical(context, None)

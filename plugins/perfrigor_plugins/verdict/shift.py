@@ -89,7 +89,7 @@ def shift(old: pr.Sample, new: pr.Sample, confidence: float, taus: tuple[float, 
     interval excludes 1); ``taus``: long-run variance factors of the two series, ``precision`` their
     relative variance as estimated (see ``pr.stats.studentized_rank_shift``); ``statistic``: "auto" (the
     choice of the module docstring), or the one a recomputation at another level keeps ("median",
-    "trimmed mean", "geometric mean"), so that the answers at all levels are one family of intervals."""
+    "trimmed geometric mean", "geometric mean"), so that the answers at all levels are one family of intervals."""
     raw_x, raw_y = old.flat, new.flat
     x, y = np.log(raw_x), np.log(raw_y)
     grid = resolution(np.concatenate([raw_x, raw_y]))
@@ -99,7 +99,7 @@ def shift(old: pr.Sample, new: pr.Sample, confidence: float, taus: tuple[float, 
     if statistic == "geometric mean":
         res = pr.stats.yuen_shift(x, y, confidence, inflation=taus, trim=0.0, rounding=grid or 0.0,
                                   inflation_precision=precision)
-    elif statistic == "trimmed mean":
+    elif statistic == "trimmed geometric mean":
         res = pr.stats.yuen_shift(x, y, confidence, inflation=taus, trim=TRIM, rounding=grid or 0.0,
                                   inflation_precision=precision)
     elif step:  # a coarse timer: the ranks alone, widened by the grid
@@ -163,8 +163,14 @@ def ranks_and_magnitudes(x: np.ndarray, y: np.ndarray, confidence: float, taus: 
 
 
 def _centre(values: np.ndarray, statistic: str) -> float:
-    """The central value a statistic compares: the geometric mean for means of logs, else the median."""
-    return float(np.exp(np.mean(np.log(values)))) if statistic == "geometric mean" else float(np.median(values))
+    """Each side's value of the statistic the change is computed from (a row must not show medians beside a
+    change of geometric means): the Hodges-Lehmann shift is the medians'; Welch's and Yuen's shifts are the
+    differences of (trimmed) means of logs, i.e. ratios of (trimmed) geometric means."""
+    if statistic == "median":
+        return float(np.median(values))
+    logs = np.sort(np.log(values))
+    cut = int(TRIM * logs.size) if statistic == "trimmed geometric mean" else 0
+    return float(np.exp(logs[cut:logs.size - cut].mean()))
 
 
 @attrs.define(repr=False)
