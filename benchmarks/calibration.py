@@ -13,6 +13,8 @@ A/A benchmarks (the same program on both sides) and as many with the candidate t
   pooled over each: ``dependence = "suite"``), neither adjusted for multiple testing
   (``suite_control = "none"``: per-benchmark rates); and the wrong-direction calls ("slower"
   when the candidate is truly faster);
+- the share of the verdict's intervals that hold the true speedup (the smaller of the A/A and the
+  power experiments': interval coverage);
 - the plain tests a user would run instead, two-sided at 5% on the same data: Mann-Whitney,
   Welch, and for declared hierarchies Welch on the top-level (fork) means; the best of those
   whose A/A rate holds 5% (+ two standard errors) is the "best plain test" of the row;
@@ -123,9 +125,11 @@ def run(models: list[str], replicates: int, power: float, seed: int, executor,
                 if (step not in (ALONE, POOLED) and set(rates.counts) <= {"unclear"}
                         and set(faster[step].counts) <= {"unclear"}):
                     continue  # a step that never concludes has no false alarms to show
+                covers = [r.coverage for r in (rates, faster.get(step)) if r is not None and r.coverage is not None]
                 rows.append({"model": name, "size": size, "step": step, "alarm": rates.alarm,
                              "power": faster[step].faster if step in faster else None,
-                             "wrong": faster[step].counts.get("slower", 0) if step in faster else 0})
+                             "wrong": faster[step].counts.get("slower", 0) if step in faster else 0,
+                             "coverage": min(covers) if covers else None})
             for test, (alarm, _) in plain_aa.items():
                 rows.append({"model": name, "size": size, "step": test, "alarm": alarm,
                              "power": plain_power[test][1], "wrong": None, "plain": True})
@@ -164,15 +168,17 @@ def render(rows: list[dict], replicates: int, power: float, markdown: bool, step
                  else r["step"], rate(r["alarm"]), rate(r["power"])] for r in rows]
     else:
         head = ["noise model", "n", "verdict alone: A/A", "power", "in a suite: A/A", "power",
-                "best plain test (A/A): power", "Mann-Whitney A/A, power", "Welch A/A, power"]
+                "interval coverage (alone, suite)", "best plain test (A/A): power", "Mann-Whitney A/A, power",
+                "Welch A/A, power"]
         body = []
         for s in summary_rows(rows, replicates):
             a, p, best, plain = s["alone"], s["pooled"], s["best"], s["plain"]
             if a is None or p is None:
                 continue
             wrong = sum(x["wrong"] or 0 for x in (a, p))
+            cover = ", ".join("-" if x.get("coverage") is None else f"{x['coverage']:.1%}" for x in (a, p))
             cells = [s["model"], str(s["size"]), rate(a["alarm"]), rate(a["power"]), rate(p["alarm"]),
-                     rate(p["power"]) + (f" ({wrong} wrong-way)" if wrong else ""),
+                     rate(p["power"]) + (f" ({wrong} wrong-way)" if wrong else ""), cover,
                      "none calibrated" if best is None else f"{best['step']} ({best['alarm']:.1%}): "
                      f"{best['power']:.1%}"]
             for t in ("Mann-Whitney", "Welch"):
