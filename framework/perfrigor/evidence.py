@@ -15,6 +15,8 @@ Knows no statistical method.
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from .results import Comparison, Result, _scalar
@@ -28,6 +30,13 @@ class LevelStep:
     run: int
     change: float
     pvalue: float | None = None
+
+
+def _records(kind: type) -> Any:
+    """A converter to a tuple of ``kind`` records, from records or their dicts (a saved report's JSON)."""
+    def convert(values: Any) -> tuple:
+        return tuple(v if isinstance(v, kind) else kind(**v) for v in values)
+    return convert
 
 
 @attrs.frozen(kw_only=True)
@@ -57,7 +66,7 @@ class DependenceCheck(Result):
     trending: bool = _scalar(False)
     warmup: int = 0
     warmup_change: float | None = _scalar(None)
-    steps: tuple[LevelStep, ...] = attrs.field(default=(), converter=tuple)
+    steps: tuple[LevelStep, ...] = attrs.field(default=(), converter=_records(LevelStep))
     top: DependenceCheck | None = None
 
     @property
@@ -120,7 +129,7 @@ class ModeComparison(Comparison):
     """
 
     kind: str
-    modes: tuple[MatchedMode, ...] = attrs.field(default=(), converter=tuple)
+    modes: tuple[MatchedMode, ...] = attrs.field(default=(), converter=_records(MatchedMode))
     dominant: int | None = None
     shares_pvalue: float | None = None
     baseline_modes: tuple[int, ...] = attrs.field(default=(), converter=tuple)

@@ -23,4 +23,5 @@ def perfrigor_components() -> list[pr.LazyComponent]:
     return [pr.LazyComponent(f"{__name__}.component:VerdictStep", "verdict", "comparator",
                              "One calibrated answer per benchmark (faster, slower, same, unclear) and for the suite."),
             pr.LazyComponent(f"{__name__}.shift:LocationShift", "location-shift", "comparator",
-                             "The typical run of the candidate against the baseline's (location shift of log times).")]
+                             "The typical run of the candidate against the baseline's, on log values (a "
+                             "``pr.ShiftComparison``).")]
