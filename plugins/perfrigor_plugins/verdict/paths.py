@@ -324,9 +324,6 @@ def _statistic_notes(res: pr.Comparison, old: pr.Sample, new: pr.Sample, confide
     if stat == "geometric mean" and too_few_for_ranks(len(old), len(new), confidence):
         notes.append(f"{len(old)} and {len(new)} runs are too few for a rank test at {confidence:.0%}: compared on "
                      "the means of log times (Welch), which assume roughly normal noise; run more to be safe")
-    elif stat == "trimmed geometric mean":
-        notes.append("every run of one system is faster than every run of the other: the size of the gap is "
-                     "measured on trimmed means of log times (ranks say no more than the order)")
     grid = res.details.get("grid") if isinstance(res.details, Mapping) else None
     if grid:
         notes.append(f"the values sit on a grid of {grid:.2%} of their size (the timer's resolution)")

@@ -8,12 +8,11 @@ scaled by its own spread, never the shift between them, so it keeps the level):
   1.9, Student's t3 3.3): **the means of log values** (Welch; the ratio of geometric means),
   the most powerful test there, and valid when the systems differ in spread and run count;
   a periodic disturbance (bounded, light tails) lands here;
-- heavier tails (outliers, t3): **the Hodges-Lehmann shift** with the interval that inverts a
-  studentised rank test (``pr.stats.studentized_rank_shift``: valid for unequal spreads and
-  run counts, unlike the Wilcoxon interval); when every run of one system is faster than every
-  run of the other, or the rank statistic cannot reach the level at all (a few effective runs
-  of serially dependent ones), ranks have said all they can and the gap is measured on
-  10%-trimmed means (Yuen), which keep its size;
+- heavier tails (outliers, t3): **the Hodges-Lehmann shift**, tested by a studentised rank
+  test (``pr.stats.studentized_rank_shift``: valid for unequal spreads and run counts, unlike
+  the Wilcoxon interval) and Yuen's 10%-trimmed means together (Simes): ranks are the more
+  powerful near no change, trimmed means where the systems barely overlap and the rank
+  statistic saturates (:func:`ranks_and_magnitudes`);
 - so few runs that no rank test can reach the level (3 per side at 95%): the means of logs.
 
 A coarse timer (values on a grid) widens the rank interval by half a step either way (the
@@ -32,7 +31,7 @@ import perfrigor as pr
 
 from .rules import interval_from_shift, speedup_from_shift
 
-#: share trimmed from each end where magnitudes decide (separated samples): rare outliers out, 8 of 10 runs kept
+#: share Yuen's means trim from each end: rare outliers out, 8 of 10 runs kept
 TRIM = 0.1
 
 
@@ -78,18 +77,13 @@ def too_few_for_ranks(m: int, n: int, confidence: float) -> bool:
     return math.log(2.0) - log_comb > math.log(1.0 - confidence)
 
 
-def separated(x: np.ndarray, y: np.ndarray) -> bool:
-    """Every run of one system lies beyond every run of the other."""
-    return bool(x.max() < y.min() or y.max() < x.min())
-
-
 def shift(old: pr.Sample, new: pr.Sample, confidence: float, taus: tuple[float, float] = (1.0, 1.0),
           precision: float = 0.0, statistic: str = "auto") -> pr.ShiftComparison:
     """The typical run's speedup with its interval and p-value (dual: p < 1 - confidence exactly when the
     interval excludes 1); ``taus``: long-run variance factors of the two series, ``precision`` their
     relative variance as estimated (see ``pr.stats.studentized_rank_shift``); ``statistic``: "auto" (the
     choice of the module docstring), or the one a recomputation at another level keeps ("median",
-    "trimmed geometric mean", "geometric mean"), so that the answers at all levels are one family of intervals."""
+    "geometric mean"), so that the answers at all levels are one family of intervals."""
     raw_x, raw_y = old.flat, new.flat
     x, y = np.log(raw_x), np.log(raw_y)
     grid = resolution(np.concatenate([raw_x, raw_y]))
@@ -98,9 +92,6 @@ def shift(old: pr.Sample, new: pr.Sample, confidence: float, taus: tuple[float, 
         statistic = "geometric mean"
     if statistic == "geometric mean":
         res = pr.stats.yuen_shift(x, y, confidence, inflation=taus, trim=0.0, rounding=grid or 0.0,
-                                  inflation_precision=precision)
-    elif statistic == "trimmed geometric mean":
-        res = pr.stats.yuen_shift(x, y, confidence, inflation=taus, trim=TRIM, rounding=grid or 0.0,
                                   inflation_precision=precision)
     elif step:  # a coarse timer: the ranks alone, widened by the grid
         res = pr.stats.studentized_rank_shift(x, y, confidence, inflation=taus, inflation_precision=precision)
@@ -164,13 +155,11 @@ def ranks_and_magnitudes(x: np.ndarray, y: np.ndarray, confidence: float, taus: 
 
 def _centre(values: np.ndarray, statistic: str) -> float:
     """Each side's value of the statistic the change is computed from (a row must not show medians beside a
-    change of geometric means): the Hodges-Lehmann shift is the medians'; Welch's and Yuen's shifts are the
-    differences of (trimmed) means of logs, i.e. ratios of (trimmed) geometric means."""
+    change of geometric means): the Hodges-Lehmann shift is the medians'; Welch's shift is the
+    differences of means of logs, i.e. ratios of geometric means."""
     if statistic == "median":
         return float(np.median(values))
-    logs = np.sort(np.log(values))
-    cut = int(TRIM * logs.size) if statistic == "trimmed geometric mean" else 0
-    return float(np.exp(logs[cut:logs.size - cut].mean()))
+    return float(np.exp(np.mean(np.log(values))))
 
 
 @attrs.define(repr=False)
