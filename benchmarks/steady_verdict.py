@@ -1,0 +1,168 @@
+"""The verdict on warmed-up data: comparing the steady parts, beside the verdict without them and plain tests.
+
+    python benchmarks/steady_verdict.py [--replicates 100] [--seed 0] [--markdown] [--families a,b]
+    python benchmarks/steady_verdict.py --timing [--runs 100000]
+
+Families (``FAMILIES``; every system drawn alike, the candidate truly ``--power`` times faster
+or not at all):
+
+- ``warmup-forks``: 6 forks x 400 iterations a system (1% iteration noise, 0.5% fork effect);
+  70% of the forks warm up for 0-250 iterations from 10-50% slower (a step or a fading decay),
+  10% never settle (their last 15% of iterations 10% slower), the others are flat;
+- ``warmup-flat``: one series of 600 runs a system (1% noise) warming up for 0-300 runs from
+  10-50% slower (a step or a fading decay);
+- ``clean-flat``: 600 independent runs at 1% noise (what must not change).
+
+Per family, the A/A false alarms ("faster" or "slower"), the power ("faster" when truly faster)
+and the wrong-direction calls ("slower" when truly faster) of the verdict (its default: the
+steady parts), of the verdict with ``steady = false``, and of the plain tests on the same data,
+two-sided at 5%: Mann-Whitney on all iterations, and Welch on the fork means (forks) or on all
+runs (flat). ``--timing``: the verdict's time on two flat samples of ``--runs`` runs with and
+without the steady-state check, as a ratio (one process, the same data). docs/methods/verdict.md
+shows the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+import numpy as np
+import perfrigor as pr
+from perfrigor import simulate
+
+FORKS, ITERATIONS, FLAT_RUNS = 6, 400, 600
+
+
+def _warm(rng: np.random.Generator, n: int, longest: int) -> np.ndarray:
+    """A multiplicative warm-up profile of ``n`` values: 0-``longest`` values from 10-50% slower, a step or a
+    fading decay (reaching 1% at its end), 1 after it."""
+    w = int(rng.integers(0, longest + 1))
+    height = rng.uniform(0.1, 0.5)
+    profile = np.ones(n)
+    if w:
+        if rng.random() < 0.5:
+            profile[:w] += height
+        else:
+            profile[:w] += height * np.exp(np.log(0.01 / height) * np.arange(w) / w)
+    return profile
+
+
+def _forks(rng: np.random.Generator, size: int) -> np.ndarray:
+    out = np.empty((size, ITERATIONS))
+    for i in range(size):
+        x = (1.0 + 0.005 * rng.standard_normal()) * (1.0 + 0.01 * rng.standard_normal(ITERATIONS))
+        kind = rng.random()
+        if kind < 0.7:
+            x *= _warm(rng, ITERATIONS, 250)
+        elif kind < 0.8:
+            x[int(0.85 * ITERATIONS):] *= 1.10
+        out[i] = x
+    return out
+
+
+def _flat(rng: np.random.Generator, size: int) -> np.ndarray:
+    return (1.0 + 0.01 * rng.standard_normal(size)) * _warm(rng, size, 300)
+
+
+def _clean(rng: np.random.Generator, size: int) -> np.ndarray:
+    return 1.0 + 0.01 * rng.standard_normal(size)
+
+
+FAMILIES = {
+    "warmup-forks": simulate.NoiseModel(
+        "warmup-forks", f"{FORKS} forks x {ITERATIONS} iterations, 70% warming up 0-250 iterations from 10-50% slower, "
+        "10% never steady", _forks, (FORKS,), ("fork", "iteration")),
+    "warmup-flat": simulate.NoiseModel(
+        "warmup-flat", f"{FLAT_RUNS} runs warming up 0-300 runs from 10-50% slower", _flat, (FLAT_RUNS,)),
+    "clean-flat": simulate.NoiseModel("clean-flat", f"{FLAT_RUNS} independent runs, 1% noise", _clean, (FLAT_RUNS,)),
+}
+
+
+def answers(noise: simulate.NoiseModel, speedup: float, replicates: int, seed: int) -> dict[str, list[str]]:
+    """Each method's answer per replicate: "faster", "slower" or anything else (no call)."""
+    from scipy import stats as sps
+
+    verdicts = {"verdict": pr.get("verdict", dependence="benchmark", suite_control="none"),
+                "verdict, steady = false": pr.get("verdict", dependence="benchmark", suite_control="none",
+                                                  steady=False)}
+    out: dict[str, list[str]] = {name: [] for name in (*verdicts, "Mann-Whitney, all iterations", "Welch")}
+    welch = "Welch on fork means" if noise.levels else "Welch, all runs"
+    out[welch] = out.pop("Welch")
+
+    def call(p: float, old: float, new: float) -> str:
+        return "" if p >= 0.05 else "faster" if new < old else "slower"
+
+    for a, b in noise.pairs(noise.sizes[0], replicates, speedup, seed):
+        for name, v in verdicts.items():
+            out[name].append(v.compare(a, b).outcome)
+        x, y = a.flat, b.flat
+        out["Mann-Whitney, all iterations"].append(call(sps.mannwhitneyu(x, y).pvalue, np.median(x), np.median(y)))
+        tx, ty = (a.top_means(), b.top_means()) if noise.levels else (x, y)
+        out[welch].append(call(sps.ttest_ind(tx, ty, equal_var=False).pvalue, tx.mean(), ty.mean()))
+    return out
+
+
+def table(families: list[str], replicates: int, power: float, seed: int) -> list[dict]:
+    rows = []
+    for name in families:
+        start = time.perf_counter()
+        noise = FAMILIES[name]
+        aa, changed = answers(noise, 1.0, replicates, seed), answers(noise, power, replicates, seed + 1)
+        for method in aa:
+            rows.append({"family": name, "method": method,
+                         "alarm": float(np.mean([o in ("faster", "slower") for o in aa[method]])),
+                         "power": float(np.mean([o == "faster" for o in changed[method]])),
+                         "wrong": int(sum(o == "slower" for o in changed[method]))})
+        print(f"  {name}: {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    return rows
+
+
+def markdown(rows: list[dict], replicates: int, power: float) -> str:
+    se = simulate.Rates.standard_error(0.05, replicates)
+    lines = [f"| family | method | A/A false alarms | power ({power - 1:.0%} faster) | wrong direction |",
+             "|---|---|---:|---:|---:|"]
+    for r in rows:
+        lines.append(f"| {r['family']} | {r['method']} | {r['alarm']:.1%} | {r['power']:.1%} | {r['wrong']} |")
+    lines.append(f"\n{replicates} replicates a cell; Monte-Carlo standard error of a 5% rate: {se:.1%}.")
+    return "\n".join(lines)
+
+
+def timing(runs: int, seed: int) -> str:
+    rng = np.random.default_rng(seed)
+    a, b = (pr.Sample(1.0 + 0.01 * rng.standard_normal(runs)) for _ in range(2))
+    took = {}
+    for steady in (False, True, False, True):
+        v = pr.get("verdict", steady=steady)
+        start = time.perf_counter()
+        v.compare(a, b)
+        took[steady] = min(took.get(steady, np.inf), time.perf_counter() - start)
+    return (f"{runs} runs a side: verdict {took[False]:.2f} s without the steady-state check, {took[True]:.2f} s with "
+            f"it (ratio {took[True] / took[False]:.2f})")
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--replicates", type=int, default=100)
+    p.add_argument("--power", type=float, default=1.05)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--families", default=",".join(FAMILIES))
+    p.add_argument("--markdown", action="store_true")
+    p.add_argument("--timing", action="store_true")
+    p.add_argument("--runs", type=int, default=100_000)
+    args = p.parse_args(argv)
+    if args.timing:
+        print(timing(args.runs, args.seed))
+        return
+    rows = table(args.families.split(","), args.replicates, args.power, args.seed)
+    if args.markdown:
+        print(markdown(rows, args.replicates, args.power))
+    else:
+        for r in rows:
+            print(f"{r['family']:14} {r['method']:32} alarm {r['alarm']:6.1%} power {r['power']:6.1%} "
+                  f"wrong {r['wrong']}")
+
+
+if __name__ == "__main__":
+    main()
