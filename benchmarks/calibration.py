@@ -107,8 +107,8 @@ def plain_tests(noise: simulate.NoiseModel, size: int, speedup: float, replicate
 
 
 def run(models: list[str], replicates: int, power: float, seed: int, executor,
-        sizes: set[int] | None = None) -> list[dict]:
-    pipeline = calibration_pipeline(steps=True)
+        sizes: set[int] | None = None, steps: bool = False) -> list[dict]:
+    pipeline = calibration_pipeline(steps=steps)
     rows = []
     for name in models:
         noise = simulate.model(name)
@@ -383,7 +383,7 @@ def main() -> int:
         if args.load:
             rows = json.loads(Path(args.load).read_text(encoding="utf-8"))
         else:
-            rows = run(models or list(simulate.names()), args.replicates, args.power, args.seed, pool, sizes)
+            rows = run(models or list(simulate.names()), args.replicates, args.power, args.seed, pool, sizes, args.steps)
     finally:
         if pool is not None:
             pool.shutdown()

@@ -384,14 +384,14 @@ def segments(context: Context, checks: tuple[pr.DependenceCheck | None, pr.Depen
         cuts = [s.run for s in (check.steps if check is not None else ())]  # in the steady runs' order
         edges = [0, *cuts, len(sample)]
         bounds.append([(a + offset, b + offset) for a, b in zip(edges[:-1], edges[1:], strict=True)])
+    # the dependence within the levels (the step inflates that of the whole series, and a short segment cannot
+    # show its own): each system's runs with every level moved to the median, every step one more parameter
+    within = dependence.observe([_levelled_check(s, check, o) for s, check, o in zip((c.old, c.new), checks,
+                                                                                     c.offsets, strict=True)])
+    w = dependence.alone(within) if within is not None else c.widening
     parts = []
     for (a0, a1), (b0, b1) in ((a, b) for a in bounds[0] for b in bounds[1]):
         p = {"baseline": [a0, a1, None], "candidate": [b0, b1, None]}
-        x, y = _sliced(c.old, a0 - c.offsets[0], a1 - c.offsets[0]), _sliced(c.new, b0 - c.offsets[1], b1 - c.offsets[1])
-        # within a level the runs' own dependence (the step inflates that of the whole series); a segment too
-        # short to check keeps the whole series' widening, which errs on the safe side
-        obs = dependence.observe([dependence_of(x), dependence_of(y)]) if min(len(x), len(y)) >= 10 else None
-        w = dependence.alone(obs) if obs is not None else c.widening
         parts.append({**p, "taus": list(w.taus), "precision": w.precision})
     recipe = {"kind": "shift", "parts": parts, "taus": list(c.widening.taus), "precision": c.widening.precision,
               "pool": False}
@@ -411,6 +411,20 @@ def segments(context: Context, checks: tuple[pr.DependenceCheck | None, pr.Depen
             return attrs.evolve(path, unclear=f"the levels disagree: {levels}; the machine changed during the "
                                               "measurement: interleave the systems' runs")
     return path
+
+
+def _levelled_check(sample: pr.Sample, check: pr.DependenceCheck | None, offset: int) -> pr.DependenceCheck | None:
+    """The dependence check of a system's runs with each level divided by its median (steps removed), or the
+    system's own check when its level did not move."""
+    if check is None or not check.steps:
+        return check
+    values = sample.flat.astype(float)
+    edges = [0, *(s.run - offset for s in check.steps), len(values)]
+    levelled = np.concatenate([values[a:b] / np.median(values[a:b]) for a, b in zip(edges[:-1], edges[1:],
+                                                                                      strict=True)])
+    found = dependence_of(pr.Sample(levelled * float(np.median(values)), unit=sample.unit,
+                                    lower_is_better=sample.lower_is_better, name=sample.name))
+    return attrs.evolve(found, fitted=found.fitted + len(check.steps)) if found is not None else None
 
 
 def _seg(p: Mapping[str, Any]) -> str:
