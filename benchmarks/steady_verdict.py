@@ -2,6 +2,7 @@
 
     python benchmarks/steady_verdict.py [--replicates 100] [--seed 0] [--markdown] [--families a,b]
     python benchmarks/steady_verdict.py --timing [--runs 100000]
+    python benchmarks/steady_verdict.py --real DIR [--markdown]
 
 Families (``FAMILIES``; every system drawn alike, the candidate truly ``--power`` times faster
 or not at all):
@@ -18,15 +19,21 @@ and the wrong-direction calls ("slower" when truly faster) of the verdict (its d
 steady parts), of the verdict with ``steady = false``, and of the plain tests on the same data,
 two-sided at 5%: Mann-Whitney on all iterations, and Welch on the fork means (forks) or on all
 runs (flat). ``--timing``: the verdict's time on two flat samples of ``--runs`` runs with and
-without the steady-state check, as a ratio (one process, the same data). docs/methods/verdict.md
-shows the table.
+without the steady-state check, as a ratio (one process, the same data). ``--real DIR``: real JMH
+forks (Traini et al.'s, as the AIPT replication package holds them: ``DIR/timeseries/*.json``, 10
+forks of 3,000 iterations per benchmark) split 5 against 5 in two ways (forks 1-5 against 6-10,
+odd against even): unchanged code (A/A), and the second half's times divided by 1.05 (5% faster)
+or multiplied by it (5% slower); the verdict with and without the steady parts, and Welch on the
+fork means. docs/methods/verdict.md shows the tables.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import perfrigor as pr
@@ -142,6 +149,39 @@ def timing(runs: int, seed: int) -> str:
             f"it (ratio {took[True] / took[False]:.2f})")
 
 
+def real(directory: Path) -> list[dict]:
+    """The verdicts on real forks split 5 against 5, unchanged and with a 5% change either way (one row per
+    method and change: its calls)."""
+    from scipy import stats as sps
+
+    verdicts = {"verdict": pr.get("verdict"), "verdict, steady = false": pr.get("verdict", steady=False)}
+    calls: dict[tuple[str, float], list[str]] = {}
+    for path in sorted((directory / "timeseries").glob("*.json")):
+        forks = np.asarray(json.loads(path.read_text()), dtype=float)
+        if forks.ndim != 2 or forks.shape[0] < 4:
+            continue
+        half = forks.shape[0] // 2
+        for first, second in ((forks[:half], forks[half:2 * half]), (forks[0::2], forks[1::2])):
+            for factor in (1.0, 1.05, 1 / 1.05):
+                a = pr.Sample(first, unit="s", levels=("fork", "iteration"))
+                b = pr.Sample(second / factor, unit="s", levels=("fork", "iteration"))
+                for name, v in verdicts.items():
+                    calls.setdefault((name, factor), []).append(v.compare(a, b).outcome)
+                tx, ty = a.top_means(), b.top_means()
+                p = sps.ttest_ind(tx, ty, equal_var=False).pvalue
+                calls.setdefault(("Welch on fork means", factor), []).append(
+                    "" if p >= 0.05 else "faster" if ty.mean() < tx.mean() else "slower")
+        print(f"  {path.stem[:60]}", file=sys.stderr)
+    rows = []
+    for method in (*verdicts, "Welch on fork means"):
+        aa, up, down = (calls[(method, f)] for f in (1.0, 1.05, 1 / 1.05))
+        rows.append({"method": method, "splits": len(aa),
+                     "alarm": sum(o in ("faster", "slower") for o in aa),
+                     "found": sum(o == "faster" for o in up) + sum(o == "slower" for o in down),
+                     "wrong": sum(o == "slower" for o in up) + sum(o == "faster" for o in down)})
+    return rows
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--replicates", type=int, default=100)
@@ -151,7 +191,13 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--markdown", action="store_true")
     p.add_argument("--timing", action="store_true")
     p.add_argument("--runs", type=int, default=100_000)
+    p.add_argument("--real", type=Path, metavar="DIR")
     args = p.parse_args(argv)
+    if args.real is not None:
+        print("| method | splits | A/A calls | ±5% found (of 2x splits) | wrong direction |\n|---|---:|---:|---:|---:|")
+        for r in real(args.real):
+            print(f"| {r['method']} | {r['splits']} | {r['alarm']} | {r['found']} of {2 * r['splits']} | {r['wrong']} |")
+        return
     if args.timing:
         print(timing(args.runs, args.seed))
         return

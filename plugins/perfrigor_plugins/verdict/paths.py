@@ -31,7 +31,8 @@ import attrs
 import numpy as np
 import perfrigor as pr
 
-from . import dependence, steady as steady_state
+from . import dependence
+from . import steady as steady_state
 from .evidence import Evidence, Found, dependence_of, gather
 from .rules import Answer, outcome
 from .shift import shift, too_few_for_ranks
@@ -106,6 +107,13 @@ def choose(old: pr.Sample, new: pr.Sample, samples: Mapping[str, pr.Sample], bas
     if old.is_hierarchical or new.is_hierarchical:
         notes.append("one system is hierarchical and the other flat: all runs are compared as flat samples")
     context = Context(old, new, offsets, settings, widening, obs, flags, notes)
+    path = _flat_path(context, ev, settings, trimmed)
+    return attrs.evolve(path, details={**path.details, **steady_state.details(states)})
+
+
+def _flat_path(context: Context, ev: Evidence, settings: Settings, trimmed: bool) -> Path:
+    """Steps 4-7 of the module docstring: the flat samples' path."""
+    old, new, flags, notes, widening = context.old, context.new, context.flags, context.notes, context.widening
     checks = ev.checks()
     if sum(bool(c is not None and c.steps) for c in checks) == 1:  # one system's level moved once
         return segments(context, checks)
@@ -116,7 +124,8 @@ def choose(old: pr.Sample, new: pr.Sample, samples: Mapping[str, pr.Sample], bas
     elif kind != "unimodal" and found.result.dominant is not None:
         return modes(context, found)
     if settings.statistic == "mean" and widening.tau < 1.5:
-        return attrs.evolve(ratio(old, new, ev, settings, offsets=offsets), flags=tuple(flags), notes=tuple(notes))
+        return attrs.evolve(ratio(old, new, ev, settings, offsets=context.offsets), flags=tuple(flags),
+                            notes=tuple(notes))
     return typical(context, ev.shift if not trimmed else None)
 
 
@@ -205,7 +214,7 @@ def top_level(old: pr.Sample, new: pr.Sample, ev: Evidence, settings: Settings,
     return Path("location-shift", answer_of(res), f"mean of {len(a)} {old.levels[0]}s", float(np.mean(a.flat)),
                 float(np.mean(b.flat)), tuple(dict.fromkeys(flags)), tuple(notes), recipe=recipe,
                 details={"n_top": {"baseline": len(a), "candidate": len(b)}, "test": res.method, "df": res.df,
-                         "pvalue": res.pvalue, "tau": list(widening.taus)})
+                         "pvalue": res.pvalue, "tau": list(widening.taus), **steady_state.details(states)})
 
 
 def hierarchical_notes(old: pr.Sample, ev: Evidence, trimmed: tuple[bool, ...] = (False, False)) -> list[str]:
