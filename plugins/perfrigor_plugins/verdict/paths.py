@@ -428,7 +428,7 @@ def _levelled_check(sample: pr.Sample, check: pr.DependenceCheck | None, offset:
     if check is None or not check.steps:
         return check
     values = sample.flat.astype(float)
-    edges = [0, *(s.run - offset for s in check.steps), len(values)]
+    edges = [0, *(s.run for s in check.steps), len(values)]  # the steps are in the steady runs' order
     levelled = np.concatenate([values[a:b] / np.median(values[a:b]) for a, b in zip(edges[:-1], edges[1:],
                                                                                       strict=True)])
     found = dependence_of(pr.Sample(levelled * float(np.median(values)), unit=sample.unit,
