@@ -9,7 +9,9 @@ or not at all):
 
 - ``warmup-forks``: 6 forks x 400 iterations a system (1% iteration noise, 0.5% fork effect);
   70% of the forks warm up for 0-250 iterations from 10-50% slower (a step or a fading decay),
-  10% never settle (their last 15% of iterations 10% slower), the others are flat;
+  10% never settle (their last 15% of iterations 5-15% slower), the others are flat;
+- ``unsteady-forks``: the same with 40% of the forks warming up and 40% never settling (their last
+  15% 5-15% slower): forks that disagree;
 - ``warmup-flat``: one series of 600 runs a system (1% noise) warming up for 0-300 runs from
   10-50% slower (a step or a fading decay);
 - ``clean-flat``: 600 independent runs at 1% noise (what must not change).
@@ -56,17 +58,20 @@ def _warm(rng: np.random.Generator, n: int, longest: int) -> np.ndarray:
     return profile
 
 
-def _forks(rng: np.random.Generator, size: int) -> np.ndarray:
-    out = np.empty((size, ITERATIONS))
-    for i in range(size):
-        x = (1.0 + 0.005 * rng.standard_normal()) * (1.0 + 0.01 * rng.standard_normal(ITERATIONS))
-        kind = rng.random()
-        if kind < 0.7:
-            x *= _warm(rng, ITERATIONS, 250)
-        elif kind < 0.8:
-            x[int(0.85 * ITERATIONS):] *= 1.10
-        out[i] = x
-    return out
+def _forks(warming: float, never: float) -> simulate.Draw:
+    """Forks: a share ``warming`` warm up, a share ``never`` never settle (their last 15% 5-15% slower)."""
+    def draw(rng: np.random.Generator, size: int) -> np.ndarray:
+        out = np.empty((size, ITERATIONS))
+        for i in range(size):
+            x = (1.0 + 0.005 * rng.standard_normal()) * (1.0 + 0.01 * rng.standard_normal(ITERATIONS))
+            kind = rng.random()
+            if kind < warming:
+                x *= _warm(rng, ITERATIONS, 250)
+            elif kind < warming + never:
+                x[int(0.85 * ITERATIONS):] *= 1.0 + rng.uniform(0.05, 0.15)
+            out[i] = x
+        return out
+    return draw
 
 
 def _flat(rng: np.random.Generator, size: int) -> np.ndarray:
@@ -80,7 +85,10 @@ def _clean(rng: np.random.Generator, size: int) -> np.ndarray:
 FAMILIES = {
     "warmup-forks": simulate.NoiseModel(
         "warmup-forks", f"{FORKS} forks x {ITERATIONS} iterations, 70% warming up 0-250 iterations from 10-50% slower, "
-        "10% never steady", _forks, (FORKS,), ("fork", "iteration")),
+        "10% never steady", _forks(0.7, 0.1), (FORKS,), ("fork", "iteration")),
+    "unsteady-forks": simulate.NoiseModel(
+        "unsteady-forks", f"{FORKS} forks x {ITERATIONS} iterations, 40% warming up, 40% never steady (forks "
+        "disagree)", _forks(0.4, 0.4), (FORKS,), ("fork", "iteration")),
     "warmup-flat": simulate.NoiseModel(
         "warmup-flat", f"{FLAT_RUNS} runs warming up 0-300 runs from 10-50% slower", _flat, (FLAT_RUNS,)),
     "clean-flat": simulate.NoiseModel("clean-flat", f"{FLAT_RUNS} independent runs, 1% noise", _clean, (FLAT_RUNS,)),
