@@ -18,7 +18,9 @@ or not at all):
 
 Per family, the A/A false alarms ("faster" or "slower"), the power ("faster" when truly faster)
 and the wrong-direction calls ("slower" when truly faster) of the verdict (its default: the
-steady parts), of the verdict with ``steady = false``, and of the plain tests on the same data,
+steady parts), of the verdict with ``steady = false``, for forks of the verdict keeping the
+forks that never settle whole (``steady.NEVER_STEADY_KEPT_WHOLE``: the alternative to leaving
+them out), and of the plain tests on the same data,
 two-sided at 5%: Mann-Whitney on all iterations, and Welch on the fork means (forks) or on all
 runs (flat). ``--timing``: the verdict's time on two flat samples of ``--runs`` runs with and
 without the steady-state check, as a ratio (one process, the same data). ``--real DIR``: real JMH
@@ -40,8 +42,10 @@ from pathlib import Path
 import numpy as np
 import perfrigor as pr
 from perfrigor import simulate
+from perfrigor_plugins.verdict import steady
 
 FORKS, ITERATIONS, FLAT_RUNS = 6, 400, 600
+WHOLE = "verdict, never-steady forks kept whole"
 
 
 def _warm(rng: np.random.Generator, n: int, longest: int) -> np.ndarray:
@@ -109,9 +113,17 @@ def answers(noise: simulate.NoiseModel, speedup: float, replicates: int, seed: i
     def call(p: float, old: float, new: float) -> str:
         return "" if p >= 0.05 else "faster" if new < old else "slower"
 
+    if noise.levels:  # the alternative for forks that never settle: kept whole rather than left out
+        out[WHOLE] = []
     for a, b in noise.pairs(noise.sizes[0], replicates, speedup, seed):
         for name, v in verdicts.items():
             out[name].append(v.compare(a, b).outcome)
+        if noise.levels:
+            steady.NEVER_STEADY_KEPT_WHOLE = True
+            try:
+                out[WHOLE].append(verdicts["verdict"].compare(a, b).outcome)
+            finally:
+                steady.NEVER_STEADY_KEPT_WHOLE = False
         x, y = a.flat, b.flat
         out["Mann-Whitney, all iterations"].append(call(sps.mannwhitneyu(x, y).pvalue, np.median(x), np.median(y)))
         tx, ty = (a.top_means(), b.top_means()) if noise.levels else (x, y)
@@ -148,11 +160,11 @@ def timing(runs: int, seed: int) -> str:
     rng = np.random.default_rng(seed)
     a, b = (pr.Sample(1.0 + 0.01 * rng.standard_normal(runs)) for _ in range(2))
     took = {}
-    for steady in (False, True, False, True):
-        v = pr.get("verdict", steady=steady)
+    for on in (False, True, False, True):
+        v = pr.get("verdict", steady=on)
         start = time.perf_counter()
         v.compare(a, b)
-        took[steady] = min(took.get(steady, np.inf), time.perf_counter() - start)
+        took[on] = min(took.get(on, np.inf), time.perf_counter() - start)
     return (f"{runs} runs a side: verdict {took[False]:.2f} s without the steady-state check, {took[True]:.2f} s with "
             f"it (ratio {took[True] / took[False]:.2f})")
 

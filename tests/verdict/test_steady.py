@@ -54,16 +54,21 @@ def test_forks_are_compared_on_their_steady_iterations_and_the_warmup_is_said() 
     assert v.details["steady"]["baseline"]["source"] == "steady-state"
 
 
-def test_forks_that_never_settle_are_kept_whole_named_and_widen_the_interval() -> None:
+def test_forks_that_never_settle_are_left_out_named_and_widen_the_interval() -> None:
     rng = np.random.default_rng(2)
     old = forks(rng, [0] * 6, never=(1, 4))
     new = forks(rng, [0] * 6, speedup=1.05)
     v = pr.get("verdict").compare(old, new)
-    assert "unsteady" in v.details["flags"]
-    assert any("2 of 6 forks never reach a steady state: kept whole" in r for r in v.reasons)
-    # the forks stay the unit: the two unsteady ones widen the interval through their spread
+    assert "unsteady" in v.details["flags"] and v.details["n_top"] == {"baseline": 4, "candidate": 6}
+    assert any("baseline: 2 of 6 forks never reach a steady state: left out" in r for r in v.reasons)
+    assert v.ci_low <= 1.05 <= v.ci_high
+    # fewer forks: a wider interval than when all six settle
     settled = pr.get("verdict").compare(forks(np.random.default_rng(2), [0] * 6), new)
     assert v.ci_high / v.ci_low > settled.ci_high / settled.ci_low
+    # too few settle to leave the others out: all kept whole, and said
+    worse = pr.get("verdict").compare(forks(np.random.default_rng(2), [0] * 6, never=(0, 1, 2, 3, 4)), new)
+    assert any("5 of 6 forks never reach a steady state: kept whole" in r for r in worse.reasons)
+    assert worse.details["n_top"]["baseline"] == 6
 
 
 def test_a_slowdown_is_named_not_hidden() -> None:
