@@ -22,13 +22,14 @@ steady parts), of the verdict with ``steady = false``, for forks of the verdict 
 forks that never settle whole (``steady.NEVER_STEADY_KEPT_WHOLE``: the alternative to leaving
 them out), and of the plain tests on the same data,
 two-sided at 5%: Mann-Whitney on all iterations, and Welch on the fork means (forks) or on all
-runs (flat). ``--timing``: the verdict's time on two flat samples of ``--runs`` runs with and
-without the steady-state check, as a ratio (one process, the same data). ``--real DIR``: real JMH
+runs (flat). ``--timing``: the verdict's time on two flat samples of ``--runs`` runs, and on 10 forks x
+3,000 iterations a side, with and without the steady-state check, as a ratio (one process, the
+same data). ``--real DIR``: real JMH
 forks (Traini et al.'s, as the AIPT replication package holds them: ``DIR/timeseries/*.json``, 10
 forks of 3,000 iterations per benchmark) split 5 against 5 in two ways (forks 1-5 against 6-10,
 odd against even): unchanged code (A/A), and the second half's times divided by 1.05 (5% faster)
 or multiplied by it (5% slower); the verdict with and without the steady parts, and Welch on the
-fork means. docs/methods/verdict.md shows the tables.
+fork means. docs/methods/steady-state.md shows the tables.
 """
 
 from __future__ import annotations
@@ -157,16 +158,22 @@ def markdown(rows: list[dict], replicates: int, power: float) -> str:
 
 
 def timing(runs: int, seed: int) -> str:
+    """The verdict's time with and without the steady-state check (best of two), on ``runs`` flat runs a side and
+    on 10 forks x 3,000 iterations a side."""
     rng = np.random.default_rng(seed)
-    a, b = (pr.Sample(1.0 + 0.01 * rng.standard_normal(runs)) for _ in range(2))
-    took = {}
-    for on in (False, True, False, True):
-        v = pr.get("verdict", steady=on)
-        start = time.perf_counter()
-        v.compare(a, b)
-        took[on] = min(took.get(on, np.inf), time.perf_counter() - start)
-    return (f"{runs} runs a side: verdict {took[False]:.2f} s without the steady-state check, {took[True]:.2f} s with "
-            f"it (ratio {took[True] / took[False]:.2f})")
+    lines = []
+    for what, shape, levels in ((f"{runs} flat runs", (runs,), None),
+                                ("10 forks x 3,000 iterations", (10, 3000), ("fork", "iteration"))):
+        a, b = (pr.Sample(1.0 + 0.01 * rng.standard_normal(shape), levels=levels) for _ in range(2))
+        took: dict[bool, float] = {}
+        for on in (False, True, False, True):
+            v = pr.get("verdict", steady=on)
+            start = time.perf_counter()
+            v.compare(a, b)
+            took[on] = min(took.get(on, np.inf), time.perf_counter() - start)
+        lines.append(f"{what} a side: verdict {took[False]:.2f} s without the steady-state check, {took[True]:.2f} s "
+                     f"with it (ratio {took[True] / took[False]:.2f})")
+    return "\n".join(lines)
 
 
 def real(directory: Path) -> list[dict]:
