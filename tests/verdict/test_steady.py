@@ -182,6 +182,30 @@ def test_real_jmh_forks_warmups_left_out() -> None:
     assert v.ci_high / v.ci_low < whole.ci_high / whole.ci_low
 
 
+def _script():
+    """benchmarks/steady_verdict.py, the families and the real-data check of docs/methods/steady-state.md."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("steady_verdict", HERE.parents[1] / "benchmarks" / "steady_verdict.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.slow
+def test_warmed_up_forks_hold_the_level_and_the_steady_parts_find_the_change() -> None:
+    """The warmup-forks family (docs/methods/steady-state.md's table, small): A/A false alarms within the bound,
+    a true 5% change found where the verdict without the steady parts mostly misses it, never the wrong way."""
+    noise = _script().FAMILIES["warmup-forks"]
+    verdict = pr.get("verdict", dependence="benchmark", suite_control="none")
+    aa = [verdict.compare(a, b).outcome for a, b in noise.pairs(6, 24, 1.0, 11)]
+    assert sum(o in ("faster", "slower") for o in aa) <= 3  # 5% + 2 SE of 24 replicates: 13.9%
+    pairs = noise.pairs(6, 16, 1.05, 12)
+    found = [verdict.compare(a, b).outcome for a, b in pairs]
+    assert found.count("faster") >= 14 and "slower" not in found
+    plain = pr.get("verdict", dependence="benchmark", suite_control="none", steady=False)
+    assert sum(plain.compare(a, b).outcome == "faster" for a, b in pairs) <= 12
+
+
 def _aipt_dirs() -> list[Path]:
     return sorted(p.parent for p in SHARED.glob("**/timeseries") if p.is_dir()) if SHARED.is_dir() else []
 
@@ -193,7 +217,6 @@ def test_real_jmh_forks_in_shared_data_split_five_against_five() -> None:
     dirs = _aipt_dirs()
     if not dirs:
         pytest.skip("no JMH forks (timeseries/*.json) in ../shared/data")
-    import benchmarks.steady_verdict as sv
-    rows = {r["method"]: r for r in sv.real(dirs[0])}
+    rows = {r["method"]: r for r in _script().real(dirs[0])}
     assert rows["verdict"]["wrong"] == 0
     assert rows["verdict"]["alarm"] <= max(1, 0.1 * rows["verdict"]["splits"])
