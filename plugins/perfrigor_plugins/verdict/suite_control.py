@@ -134,11 +134,11 @@ def _answer(v: pr.Verdict) -> Answer:
 
 
 def _level_text(confidence: float, control: Mapping[str, Any]) -> str | None:
-    """How the reasons name an interval at the suite's level: "95% over the 14 benchmarks" (the report's legend
+    """How the reasons name an interval at the suite's level: "95% over 14 benchmarks" (the report's legend
     and ``details["suite_control"]["interval_level"]`` give each interval's own level)."""
     if control["method"] == "none" or abs(control["interval_level"] - confidence) <= 1e-12:
         return None
-    return f"{confidence:.0%} over the {control['benchmarks']} benchmarks"
+    return f"{confidence:.0%} over {control['benchmarks']} benchmarks"
 
 
 def _pool(suite: pr.Suite, verdicts: Mapping[str, pr.Verdict], pairs: Mapping[str, pr.PairKey], confidence: float
