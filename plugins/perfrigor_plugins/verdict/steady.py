@@ -67,7 +67,7 @@ def gather(samples: Mapping[str, pr.Sample], systems: tuple[str, str], previous:
     forks): a warm-up that fades is steady, for it, once within 5% of the steady level, and the
     iterations it leaves in weigh in the comparison. A pipeline's ``steady-state`` step with a
     smaller ``relevance`` (0.01) cuts closer; at 1% real JMH forks switching between levels a
-    few percent apart are more often found never steady (kept whole).
+    few percent apart are more often found never steady.
     """
     out = []
     for system in systems:
@@ -92,7 +92,6 @@ def details(states: tuple[Steady | None, Steady | None]) -> dict[str, Any]:
 
 #: fewer runs than this in a flat sample: its warm-up is the dependence check's (a few runs), not cut here
 FLAT_MIN = 100
-
 
 
 def flat_start(sample: pr.Sample, steady: Steady | None) -> int:
