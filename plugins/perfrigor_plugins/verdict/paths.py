@@ -90,7 +90,7 @@ def choose(old: pr.Sample, new: pr.Sample, samples: Mapping[str, pr.Sample], bas
     if hierarchical:
         return top_level(old, new, ev, settings, states)
     steady, warm_notes, offsets = without_warmup({baseline: old, candidate: new}, ev, states)
-    state_flags, state_notes = _flat_states((baseline, candidate), (old, new), states, offsets)
+    state_flags, state_notes = _flat_states((baseline, candidate), (old, new), states, offsets, ev.checks())
     trimmed = any(offsets)
     if trimmed:  # the comparison is of the steady state: every diagnostic again, on those runs
         old, new = steady[baseline], steady[candidate]
@@ -260,13 +260,16 @@ def without_warmup(samples: dict[str, pr.Sample], ev: Evidence,
 
 
 def _flat_states(systems: tuple[str, str], samples: tuple[pr.Sample, pr.Sample],
-                 states: tuple[steady_state.Steady | None, steady_state.Steady | None], offsets: tuple[int, int]
-                 ) -> tuple[list[str], list[str]]:
-    """The steady-state checks' flags and sentences for flat samples (warm-up left out, slowdown, never steady)."""
+                 states: tuple[steady_state.Steady | None, steady_state.Steady | None], offsets: tuple[int, int],
+                 checks: tuple[pr.DependenceCheck | None, pr.DependenceCheck | None]) -> tuple[list[str], list[str]]:
+    """The steady-state checks' flags and sentences for flat samples (warm-up left out, slowdown, never steady);
+    a cut the dependence check's warm-up made is said by :func:`without_warmup`."""
     flags, notes = [], []
-    for system, sample, state, offset in zip(systems, samples, states, offsets, strict=True):
+    for system, sample, state, offset, check in zip(systems, samples, states, offsets, checks, strict=True):
         start = steady_state.flat_start(sample, state)
-        more_flags, more_notes = steady_state.flat_notes(system, sample, state, start if offset == start else 0)
+        said = start <= (check.warmup if check is not None else 0)  # the dependence check's warm-up note says it
+        more_flags, more_notes = steady_state.flat_notes(system, sample, state, start if offset == start else 0,
+                                                         said)
         flags += more_flags
         notes += more_notes
     return flags, notes

@@ -117,8 +117,10 @@ def _change(values: np.ndarray, start: int) -> float:
     return float(np.mean(values[:start]) / np.mean(values[start:]) - 1.0)
 
 
-def flat_notes(system: str, sample: pr.Sample, steady: Steady | None, start: int) -> tuple[list[str], list[str]]:
-    """Flags and sentences about one flat system's steady state (nothing when it is flat)."""
+def flat_notes(system: str, sample: pr.Sample, steady: Steady | None, start: int, said: bool = False
+               ) -> tuple[list[str], list[str]]:
+    """Flags and sentences about one flat system's steady state (nothing when it is flat; no warm-up sentence
+    when ``said``: the dependence check's own says it)."""
     if steady is None or sample.is_hierarchical or not steady.check.series:
         return [], []
     state = steady.check.series[0]
@@ -133,6 +135,8 @@ def flat_notes(system: str, sample: pr.Sample, steady: Steady | None, start: int
                               f"{float(np.mean(values[start:]) / np.mean(values[:start]) - 1.0):+.1%} from its first {start}: the steady, "
                               "worse part "
                               "is compared"]
+    if said:
+        return ["warmup"], []
     return ["warmup"], [f"{system}: warm-up left out: the first {start} of {n} runs "
                         f"({_change(values, start):+.1%}), as {steady.source} finds the steady state"]
 
