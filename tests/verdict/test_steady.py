@@ -85,6 +85,15 @@ def test_a_slowdown_is_named_not_hidden() -> None:
     assert any("candidate: 4 of 4 forks slow down" in r for r in f.reasons)
 
 
+def test_flat_runs_that_never_settle_are_compared_whole_and_named() -> None:
+    rng = np.random.default_rng(8)
+    x = 1.0 + 0.01 * rng.standard_normal(600)
+    x[520:] *= 1.10  # still moving at the end of the run
+    v = pr.get("verdict").compare(x, 1.0 + 0.01 * rng.standard_normal(600))
+    assert "unsteady" in v.details["flags"] and v.details["steady"]["baseline"]["starts"] == [None]
+    assert any(r.startswith("baseline's runs never reach a steady state") for r in v.reasons)
+
+
 def test_a_long_flat_warmup_is_left_out_and_the_rest_compared() -> None:
     rng = np.random.default_rng(4)
     old, new = 1.0 + 0.01 * rng.standard_normal(3000), 1.0 + 0.01 * rng.standard_normal(3000)
