@@ -125,6 +125,51 @@ def line_chunks(path: Path, size: int = LINE_CHUNK) -> Iterator[tuple[bytes, int
         yield tail, line, offset
 
 
+class Growing:
+    """An array filled part by part, in room reserved ahead (grown by half when short, trimmed at the end).
+
+    The numbers of a large file are written once into their final array, rather than kept in
+    parts and joined (which holds them twice); :meth:`frozen` hands it over read-only, and a
+    Sample takes a read-only array without copying it.
+    """
+
+    def __init__(self, dtype: Any) -> None:
+        self.data = np.empty(0, dtype=dtype)
+        self.size = 0
+
+    def reserve(self, size: int) -> None:
+        if not self.size:  # nothing to keep: fresh room, its pages touched only as they are written
+            self.data = np.empty(max(size, self.data.size), dtype=self.data.dtype)
+        elif size > self.data.size:
+            self.data.resize(size, refcheck=False)
+
+    def add(self, part: np.ndarray) -> None:
+        end = self.size + part.size
+        if end > self.data.size:
+            self.reserve(max(end, self.data.size + self.data.size // 2))
+        self.data[self.size:end] = part
+        self.size = end
+
+    def widen(self, dtype: Any) -> None:
+        """Hold values of ``dtype`` from now on (codes that outgrow their integer type)."""
+        if np.dtype(dtype) != self.data.dtype:
+            self.data = self.data.astype(dtype)
+
+    def filled(self) -> np.ndarray:
+        """The values added so far (a view: valid until the next add)."""
+        return self.data[:self.size]
+
+    def shrink(self, size: int) -> None:
+        """Let go of the values from ``size`` on (their memory goes back; no view of them may remain)."""
+        self.size = min(self.size, size)
+        self.data.resize(self.size, refcheck=False)
+
+    def frozen(self) -> np.ndarray:
+        self.data.resize(self.size, refcheck=False)
+        self.data.setflags(write=False)
+        return self.data
+
+
 def not_utf8(chunk: bytes, exc: UnicodeDecodeError, path: Path, line: int, offset: int) -> DataError:
     """The DataError of :func:`decode` for a chunk of a file (its first line and byte offset given)."""
     line += chunk[:exc.start].count(b"\n")

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..data import Sample, Suite
 from ..errors import DataError
-from ._common import at, json_type, number, positions, sample_or_suite, space_key
+from ._common import Growing, at, json_type, number, positions, sample_or_suite, space_key
 
 
 def place(path: Path, line: int) -> str:
@@ -81,6 +81,10 @@ class Names:
         with contextlib.suppress(TypeError):
             self._codes[raw] = code
         return code
+
+    def known(self, texts: Sequence[str]) -> list[int | None]:
+        """The code of each text met before as a cell; None for a text not met yet."""
+        return list(map(self._codes.get, texts))
 
     def encode(self, cells: Sequence[Any], lines: Sequence[int]) -> tuple[np.ndarray, int | None, DataError | None]:
         """Each cell's code; at the first bad cell stop: ``(codes, its index, its DataError)``."""
@@ -258,16 +262,69 @@ def group(path: Path, columns: Any, lines: np.ndarray, value_lines: np.ndarray, 
             if levels:  # several rows per deepest unit: an implicit innermost level
                 names_of_levels.append("iteration" if "iteration" not in names_of_levels else "repetition")
         block = slice(int(offsets[s]), int(offsets[s + 1]))
-        arr = sorted_values[block].reshape(shape)
         unit_text = unit[0].names[unit[1][order[block.start]]] if unit is not None else m.unit
-        lower, why = m.direction(unit_text)
-        metadata = {} if lower and m.lower_is_better is None and why.startswith("the default") else {
-            "direction": f"{'lower' if lower else 'higher'} is better ({why})"}
-        data.setdefault(b_name, {})[s_name] = Sample(
-            arr, levels=names_of_levels or ["run"], unit=unit_text, lower_is_better=lower,
-            name=s_name if system else path.name, source=str(path), metadata=metadata,
-            positions=positions(sorted_lines[block].reshape(shape)) if positioned else None)
+        data.setdefault(b_name, {})[s_name] = make_sample(
+            m, path, sorted_values[block].reshape(shape), names_of_levels, unit_text, s_name if system else None,
+            positions(sorted_lines[block].reshape(shape)) if positioned else None)
     return sample_or_suite(data, path, named=bench is not None)
+
+
+def make_sample(m: Any, path: Path, values: np.ndarray, levels: Sequence[str], unit: str, system: str | None,
+                lines: np.ndarray | None) -> Sample:
+    """One sample of a tidy table: its values and lines shaped by its levels; the direction from its unit."""
+    lower, why = m.direction(unit)
+    metadata = {} if lower and m.lower_is_better is None and why.startswith("the default") else {
+        "direction": f"{'lower' if lower else 'higher'} is better ({why})"}
+    return Sample(values, levels=list(levels) or ["run"], unit=unit, lower_is_better=lower,
+                  name=system if system is not None else path.name, source=str(path), metadata=metadata,
+                  positions=lines)
+
+
+class LineRuns:
+    """The line of each row of a table, kept as runs of consecutive lines (a row per line, but blank ones).
+
+    A large CSV's rows are nearly all in a few runs: their lines cost nothing until a sample's
+    positions are written (:meth:`fill`).
+    """
+
+    def __init__(self) -> None:
+        self.rows = Growing(np.int64)  # the row where each run starts
+        self.lines = Growing(np.int64)  # its line
+        self.size = 0
+
+    def add(self, first: int | np.ndarray, count: int = 0) -> None:
+        """Rows on the lines ``first`` (an array), or ``count`` rows on consecutive lines from line ``first``."""
+        if isinstance(first, np.ndarray):
+            count = first.size
+            starts = np.flatnonzero(np.diff(first, prepend=first[:1] - 2) != 1) if count else first[:0]
+            lines = first[starts]
+        else:
+            starts, lines = np.zeros(1, dtype=np.int64), np.array([first], dtype=np.int64)
+        if not count:
+            return
+        if self.lines.size and lines[0] - self.lines.filled()[-1] == self.size - self.rows.filled()[-1]:
+            starts, lines = starts[1:], lines[1:]  # the last run goes on
+        self.rows.add(starts + self.size)
+        self.lines.add(lines)
+        self.size += count
+
+    def fill(self, out: np.ndarray, start: int) -> np.ndarray:
+        """Write the lines of the rows ``start, start + 1, ...`` into ``out`` (one-dimensional); return it."""
+        if not out.size:
+            return out
+        rows, lines = self.rows.filled(), self.lines.filled()
+        end = start + out.size
+        first = int(np.searchsorted(rows, start, side="right"))
+        inside = np.arange(first, int(np.searchsorted(rows, end, side="left")))
+        out[:] = 1  # each row one line further than the row before, but where a run starts
+        out[0] = lines[first - 1] + start - rows[first - 1]
+        at = rows[inside]
+        out[at - start] = lines[inside] - lines[inside - 1] - (at - 1 - rows[inside - 1])
+        return np.cumsum(out, out=out)
+
+    def array(self) -> np.ndarray:
+        """Every row's line."""
+        return self.fill(np.empty(self.size, dtype=np.int64), 0)
 
 
 def _raise_unbalanced(path: Path, where: str, lines: np.ndarray, mine: np.ndarray,

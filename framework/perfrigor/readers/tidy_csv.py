@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +22,8 @@ import numpy as np
 
 from ..data import Sample, Suite
 from ..errors import DataError
-from . import scan, table
-from ._common import at, line_chunks, read_text
+from . import _arrow, nested, scan, table
+from ._common import Growing, at, line_chunks, read_text
 from .numbers import is_number
 from .options import ReaderOption
 from .tidy import OPTIONS, ColumnMap, build_table, check_columns, from_columns
@@ -105,7 +106,16 @@ def csv_rows(text: str, path: Path, delimiter: str, until: int | None = None,
 
 #: quotes, NUL, and what ends a line for str.splitlines() or the csv module besides "\n" and "\r\n":
 #: files holding one are read by the csv module
-_STRICT_ONLY = re.compile(b'["\x00\x0b\x0c\x1c\x1d\x1e]|\xc2\x85|\xe2\x80[\xa8\xa9]')
+_STRICT_BYTES = (b'"', b"\x00", b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e")
+_STRICT_CHARACTERS = (b"\xc2\x85", b"\xe2\x80\xa8", b"\xe2\x80\xa9")
+
+
+def _strict_only(chunk: bytes) -> bool:
+    """Whether the chunk holds something only the csv module reads (a quote, NUL, a line break of Unicode)."""
+    return (any(b in chunk for b in _STRICT_BYTES)
+            or (not chunk.isascii() and any(c in chunk for c in _STRICT_CHARACTERS)))
+
+
 #: ASCII characters str.strip() removes (a cell of only these is empty)
 _BLANK = np.zeros(256, dtype=bool)
 _BLANK[list(b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f")] = True
@@ -130,6 +140,7 @@ def read_fast(path: Path, delimiter: str | None, options: dict[str, Any]) -> Sam
     A bad row is named by the csv module's reading of the rows up to it (the same message as
     without the fast path).
     """
+    large = path.stat().st_size >= _arrow.LARGE
     chunks = line_chunks(path)
     bad: int | None = None
     try:
@@ -137,7 +148,7 @@ def read_fast(path: Path, delimiter: str | None, options: dict[str, Any]) -> Sam
         if first is None:
             return None
         chunk, _, _ = first
-        if _STRICT_ONLY.search(chunk):
+        if _strict_only(chunk):
             return None
         try:
             text = chunk.decode("utf-8")
@@ -150,7 +161,7 @@ def read_fast(path: Path, delimiter: str | None, options: dict[str, Any]) -> Sam
         except DataError:
             return None  # the csv module's reading says what is wrong, as it would without this path
         rest = chunk[_line_offset(chunk, header_line):]
-        state = _Columns(path, columns, m)
+        state = _Columns(path, columns, m, large)
         state.add(rest, header_line + 1, delimiter)
         for chunk, line, _ in chunks:
             state.add(chunk, line, delimiter)
@@ -202,15 +213,16 @@ def _name_bad_row(path: Path, delimiter: str | None, options: dict[str, Any], li
 class _Columns:
     """The role columns of the rows read so far: codes of names, values, lines."""
 
-    def __init__(self, path: Path, columns: list[str], m: ColumnMap) -> None:
-        self.path, self.m, self.width = path, m, len(columns)
+    def __init__(self, path: Path, columns: list[str], m: ColumnMap, large: bool = False) -> None:
+        self.path, self.m, self.columns, self.large = path, m, columns, large
         index = {c: i for i, c in enumerate(columns)}
         self.labels = {c: (index[c], table.Names(c, path)) for c in
                        dict.fromkeys(c for c in (m.benchmark, m.system, *m.levels, m.unit_column) if c is not None)}
         self.value = index[m.value]
-        self.codes: dict[str, list[np.ndarray]] = {c: [] for c in self.labels}
-        self.values: list[np.ndarray] = []
-        self.lines: list[np.ndarray] = []
+        self.codes = {c: Growing(np.uint8) for c in self.labels}  # the narrowest integers the names' count allows
+        self.values = Growing(np.float64)
+        self.lines = table.LineRuns()
+        self.size_on_disk = path.stat().st_size
         #: the first row whose cells are bad: after it only the rows' fields are counted (the csv
         #: module's reading counts every row's fields before any cell is read)
         self.bad: int | None = None
@@ -219,18 +231,68 @@ class _Columns:
         """Read the rows of a chunk of whole lines (_Strict on anything the fast path does not cover)."""
         if not chunk:
             return
-        if _STRICT_ONLY.search(chunk):
+        if _strict_only(chunk):
             raise _Strict()
         if not chunk.isascii():
             try:
                 chunk.decode("utf-8")
             except UnicodeDecodeError:
                 raise _Strict() from None  # the csv module's reading names the byte
+        if self.large and self.bad is None and _short_lines(chunk) and self._add_arrow(chunk, first_line, delimiter):
+            return
+        self._add_numpy(chunk, first_line, delimiter)
+
+    def _add_arrow(self, chunk: bytes, first_line: int, delimiter: str) -> bool:
+        """Read a chunk with pyarrow (:func:`perfrigor.readers._arrow.columns`); False when it does not take it."""
+        found = _arrow.columns(chunk, self.columns, delimiter, list(self.labels), self.m.value)
+        if found is None:
+            return False
+        cells, values = found
+        lines = range(first_line, first_line + values.size)  # a row per line: blank lines are refused
+        coded, worst = {}, []
+        for column, (texts, indices) in cells.items():
+            names = self.labels[column][1]
+            known = names.known(texts)
+            if None in known:  # new names: given to Names in order of first appearance, with their lines
+                firsts = _first_appearances(indices, len(texts))
+                if firsts is None:
+                    return False
+                remap, bad_row = _encode(texts, firsts, names, lines)
+            else:
+                remap, bad_row = np.array(known, dtype=np.int64), None
+            if bad_row is not None:
+                worst.append(bad_row)
+            coded[column] = remap, indices
+        if worst:
+            self.bad = first_line + min(worst)
+            return True
+        self._keep(coded, values, first_line, len(chunk))
+        return True
+
+    def _keep(self, coded: dict[str, tuple[np.ndarray, np.ndarray]], values: np.ndarray,
+              lines: int | np.ndarray, size: int) -> None:
+        """Keep the rows of a part of ``size`` bytes: each label column's codes (``remap[indices]``), values, lines."""
+        if not self.values.size:  # room for the file's rows, guessed from the first part's
+            guess = int(values.size * max(self.size_on_disk, size) / max(size, 1) * 1.02) + 16
+            for growing in (self.values, *self.codes.values()):
+                growing.reserve(guess)
+        for column, (remap, indices) in coded.items():
+            codes = self.codes[column]
+            codes.widen(_narrowest(len(self.labels[column][1].names)))
+            codes.add(remap.astype(codes.data.dtype)[indices])
+        self.values.add(values)
+        if isinstance(lines, np.ndarray):
+            self.lines.add(lines)
+        else:
+            self.lines.add(lines, values.size)
+
+    def _add_numpy(self, chunk: bytes, first_line: int, delimiter: str) -> None:
+        """Read the rows of a piece of whole lines with numpy (_Strict on anything the fast path does not cover)."""
         raw = np.frombuffer(chunk, dtype=np.uint8)
         starts, ends, line_index = _lines(raw)
         seps = np.flatnonzero(raw == ord(delimiter))
         counts = np.searchsorted(seps, ends) - np.searchsorted(seps, starts)
-        odd = (ends > starts) & (counts != self.width - 1)
+        odd = (ends > starts) & (counts != len(self.columns) - 1)
         blank = np.zeros(starts.size, dtype=bool)
         for i in np.flatnonzero(odd).tolist():  # a blank row (white space, separators) is skipped; else an error
             if any(c.strip() for c in chunk[starts[i]:ends[i]].decode("utf-8").split(delimiter)):
@@ -243,7 +305,7 @@ class _Columns:
             np.add.at(inside, ends[row], -1)
             seps = seps[np.cumsum(inside)[seps] > 0]
         starts, ends, lines = starts[row], ends[row], first_line + line_index[row]
-        seps = seps.reshape(starts.size, self.width - 1)
+        seps = seps.reshape(starts.size, len(self.columns) - 1)
         field_starts = np.column_stack((starts, seps + 1))
         field_ends = np.column_stack((seps, ends))
         if (field_ends - field_starts).max(initial=0) > csv.field_size_limit():
@@ -251,9 +313,11 @@ class _Columns:
         if self.bad is not None:
             return
         worst = []
+        coded = {}
         for column, (j, names) in self.labels.items():
-            codes, bad_row = _names(chunk, raw, field_starts[:, j], field_ends[:, j], names, lines)
-            self.codes[column].append(codes.astype(np.int32) if len(names.names) < 2**31 else codes)
+            texts, first, inverse = _distinct_cells(chunk, raw, field_starts[:, j], field_ends[:, j])
+            remap, bad_row = _encode(texts, first, names, lines)
+            coded[column] = remap, inverse
             if bad_row is not None:
                 worst.append(bad_row)
         values, bad_row = _values(raw, field_starts[:, self.value], field_ends[:, self.value])
@@ -262,23 +326,46 @@ class _Columns:
         if worst:
             self.bad = int(lines[min(worst)])
             return
-        self.values.append(values)
-        self.lines.append(lines.astype(np.int32) if lines[-1:].max(initial=0) < 2**31 else lines)
+        self._keep(coded, values, lines, len(chunk))
 
     def table(self, options: dict[str, Any]) -> Sample | Suite:
         """The samples of every row read (grouped as the csv module's reading would group them)."""
-        lines = _joined(self.lines, np.int64)
-        coded = {c: (names, _joined(self.codes[c], self.codes[c][0].dtype if self.codes[c] else np.int64))
-                 for c, (_, names) in self.labels.items()}
-        values = _joined(self.values, np.float64)
-        return from_columns(self.m, self.path, lines, {}, text=True, coded=coded, values=values)
+        m = self.m
+        codes = {c: self.codes[c].filled() for c in self.labels}
+        plan = nested.layout(codes.get(m.benchmark), codes.get(m.system), [codes[c] for c in m.levels],
+                             codes.get(m.unit_column) if m.unit_column is not None else None, self.values.size)
+        names = {c: names for c, (_, names) in self.labels.items()}
+        if plan is not None:  # written unit after unit: the samples are slices of the values read
+            del codes
+            self.codes.clear()  # let go before the samples are written
+            return nested.build(self.path, m, plan, self.values, self.lines, names.get(m.benchmark),
+                                names.get(m.system), m.levels, names.get(m.unit_column) if m.unit_column else None)
+        return from_columns(m, self.path, self.lines.array(), {}, text=True, values=self.values.frozen(),
+                            coded={c: (names[c], codes[c].astype(np.int64)) for c in codes})
 
 
-def _joined(parts: list[np.ndarray], dtype: Any) -> np.ndarray:
-    """The parts end to end, as ``dtype``; the parts let go (so they are not held twice)."""
-    out = np.concatenate(parts, dtype=dtype) if parts else np.empty(0, dtype=dtype)
-    parts.clear()
-    return out
+def _narrowest(count: int) -> Any:
+    """The narrowest unsigned integer type holding the codes of ``count`` names."""
+    return np.uint8 if count <= 1 << 8 else np.uint16 if count <= 1 << 16 else np.int64
+
+
+def _first_appearances(indices: np.ndarray, count: int) -> np.ndarray | None:
+    """Where each of ``count`` dictionary entries first appears, when they are numbered in that order (else None)."""
+    rising = np.flatnonzero(np.diff(np.maximum.accumulate(indices), prepend=-1) > 0)
+    if rising.size != count or not np.array_equal(indices[rising], np.arange(count)):
+        return None
+    return rising
+
+
+def _short_lines(chunk: bytes) -> bool:
+    """Whether no line of the chunk is longer than the csv module's field size limit (its fields cannot be)."""
+    limit, at = csv.field_size_limit(), 0
+    while len(chunk) - at > limit:
+        found = chunk.rfind(b"\n", at, at + limit + 1)
+        if found < 0:
+            return False
+        at = found + 1
+    return True
 
 
 def _lines(raw: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -294,13 +381,11 @@ def _lines(raw: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return starts, ends, np.arange(starts.size)
 
 
-def _names(chunk: bytes, raw: np.ndarray, starts: np.ndarray, ends: np.ndarray, names: table.Names,
-           lines: np.ndarray) -> tuple[np.ndarray, int | None]:
-    """The code of each cell of a label column, and the row of the first bad cell (None when all are good).
+def _distinct_cells(chunk: bytes, raw: np.ndarray, starts: np.ndarray,
+                    ends: np.ndarray) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """The distinct cells of a label column, where each first appears, and each row's index into them.
 
-    The distinct cells of the chunk are found with numpy (the rows of a byte matrix, compared as
-    whole numbers when they fit in 8 bytes) and given to ``names`` in order of first appearance,
-    as a row-by-row reading meets them.
+    Found with numpy: the rows of a byte matrix, compared as whole numbers when they fit in 8 bytes.
     """
     lengths = ends - starts
     width = int(lengths.max(initial=0))
@@ -316,13 +401,20 @@ def _names(chunk: bytes, raw: np.ndarray, starts: np.ndarray, ends: np.ndarray, 
             texts = [int(u).to_bytes(8, "little").rstrip(b"\0").decode("utf-8") for u in unique.tolist()]
         else:
             texts = [u.decode("utf-8") for u in unique.tolist()]
-    codes = np.empty(len(texts), dtype=np.int64)
+    return texts, first, inverse.reshape(-1)
+
+
+def _encode(texts: list[str], first: np.ndarray, names: table.Names,
+            lines: Sequence[int] | np.ndarray) -> tuple[np.ndarray, int | None]:
+    """The code of each distinct cell, given to ``names`` in order of first appearance (as a row-by-row
+    reading meets them), and the row of the first bad one (None when all are good)."""
+    codes = np.zeros(len(texts), dtype=np.int64)
     for k in np.argsort(first, kind="stable").tolist():
         try:
             codes[k] = names.add(texts[k], int(lines[first[k]]))
         except DataError:
-            return codes[inverse.reshape(-1)], int(first[k])
-    return codes[inverse.reshape(-1)], None
+            return codes, int(first[k])
+    return codes, None
 
 
 _LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
