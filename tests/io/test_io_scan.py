@@ -1,9 +1,11 @@
-"""The fast path of the values reader (numpy over whole chunks) agrees with the strict per-line parser.
+"""The fast paths of the readers (numpy and pyarrow over whole chunks) agree with the strict per-line parser.
 
 The strict parser (:func:`perfrigor.readers.values.strict_lines`, :func:`perfrigor.readers.numbers.parse_number`)
-defines what a values file may hold; the fast path (:mod:`perfrigor.readers.scan`) must accept
-exactly what it accepts, give the same floats bit for bit and the same lines, and hand every
-chunk it refuses back to the strict parser, which names the line (issue 23.4).
+defines what a values file may hold; the fast paths (:mod:`perfrigor.readers.scan`,
+:mod:`perfrigor.readers._arrow`) must accept only what it accepts, give the same floats bit for bit
+and the same lines, and hand every chunk they refuse back to the strict parser, which names the
+line (issue 23.4). The tidy CSV's fast paths (numpy or pyarrow, and grouping from runs of rows,
+:mod:`perfrigor.readers.nested`) must read what the csv module's reading reads.
 """
 
 from __future__ import annotations
@@ -11,17 +13,30 @@ from __future__ import annotations
 import gzip
 import random
 import struct
+import subprocess
+import sys
 
 import numpy as np
 import perfrigor as pr
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from perfrigor.readers import _common, scan, values
+from perfrigor.readers import _arrow, _common, nested, scan, tidy_csv, values
 from perfrigor.readers.numbers import _DECIMAL
 
 PIECES = ["0", "1", "7", "9", "12", "0.5", ".", "e", "E", "+", "-", ",", " ", "\t", "\r", "\n", "\n", "\n", "#",
           "x", "\u00a0", "_", "1e5", "2.5e-3", "inf", "nan", "\v", "\x00", "1e400", "1e-400", "١"]
+#: what pyarrow's parser reads beyond the number syntax, or at its edges
+ARROW_PIECES = PIECES + ["\r\n", "\n", "\n", "\n", "Infinity", "NaN", "+nan", "-inf", "1.#INF", "0x10", "1_0", "+.5",
+                         "-.5", "5.", "1e+5", "2E-3", "1e308", "2e308", "5e-324", "2.4e-324", "9" * 30, "--", "e5"]
+
+
+@pytest.fixture(params=["numpy", "pyarrow"])
+def fast_path(request, monkeypatch):
+    """Read with numpy's fast path (files under _arrow.LARGE) or pyarrow's (every file counted as large)."""
+    if request.param == "pyarrow":
+        monkeypatch.setattr(_arrow, "LARGE", 0)
+    return request.param
 
 
 def strict(text: str):
@@ -44,6 +59,19 @@ def test_the_fast_path_accepts_exactly_what_the_strict_parser_accepts(pieces):
     assert numbers.tolist() == slow[0] and (lines + 1).tolist() == slow[1], text
 
 
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(ARROW_PIECES), max_size=40))
+def test_pyarrow_accepts_only_what_the_strict_parser_accepts(pieces):
+    text = "".join(pieces)
+    found = _arrow.numbers(text.encode())
+    if found is None:
+        return  # numpy and the strict parser read (or refuse) the chunk
+    slow = strict(text)
+    assert slow is not None, text
+    assert found.tolist() == slow[0] and slow[1] == list(range(1, found.size + 1)), text
+    assert np.array_equal(found.view(np.int64), np.array(slow[0]).view(np.int64)), text  # -0.0 too
+
+
 def test_every_float_is_read_bit_for_bit_as_float_reads_it():
     rng = random.Random(0)
     tokens = []
@@ -60,6 +88,8 @@ def test_every_float_is_read_bit_for_bit_as_float_reads_it():
     expected = np.array([float(t) for t in tokens])
     assert np.array_equal(numbers.view(np.int64), expected.view(np.int64))  # same bits, signs of zeros too
     assert np.array_equal(lines, np.arange(len(tokens)))
+    by_arrow = _arrow.numbers(chunk)  # fast_float: correctly rounded, as float() is
+    assert by_arrow is not None and np.array_equal(by_arrow.view(np.int64), expected.view(np.int64))
 
 
 def test_the_syntax_check_is_the_number_parsers_syntax():
@@ -97,12 +127,35 @@ def test_chunks_of_whole_lines_give_the_same_values_and_lines(tmp_path, monkeypa
     ("1\n# fine\n 5 # not a comment\n", 3, "'5 # not a comment' is several values"),
     ("1\n,\n", 2, "missing value"),
 ])
-def test_a_bad_line_far_into_a_large_file_is_named(tmp_path, text, line, message):
+def test_a_bad_line_far_into_a_large_file_is_named(tmp_path, fast_path, text, line, message):
     path = tmp_path / "v.txt"
     path.write_bytes(b"1.5\n" * 300_000 + text.encode())  # the bad line is in the file's last chunk
     with pytest.raises(pr.DataError) as err:
         pr.read(path, format="values")
     assert str(err.value).startswith(f"{path}, line {300_000 + line}: {message}")
+
+
+def test_a_large_values_file_is_read_by_pyarrow_with_its_lines(tmp_path, monkeypatch):
+    taken = []
+    monkeypatch.setattr(_arrow, "numbers", lambda chunk, read=_arrow.numbers: taken.append(read(chunk)) or taken[-1])
+    numbers = np.random.default_rng(3).lognormal(0, 1, 600_000)
+    path = tmp_path / "v.txt"
+    path.write_text("# a comment, then numbers\r\n" + "".join(f"{v!r}\r\n" for v in numbers.tolist()))
+    assert path.stat().st_size > _arrow.LARGE
+    sample = pr.read(path, format="values")
+    assert sum(t is not None for t in taken) >= len(taken) - 1  # every chunk but the commented one
+    assert np.array_equal(sample.values, numbers) and sample.positions.tolist() == list(range(2, numbers.size + 2))
+
+
+def test_small_files_and_start_up_do_not_import_pyarrow(tmp_path):
+    path = tmp_path / "v.txt"
+    path.write_text("1\n2\n")
+    table = tmp_path / "t.csv"
+    table.write_text("benchmark,system,value\nb,old,1\nb,new,2\n")
+    code = (f"import sys, perfrigor as pr; pr.read({str(path)!r}); pr.read({str(table)!r}); "
+            "print('pyarrow' in sys.modules)")
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True).stdout.split() == ["False"]
 
 
 def test_a_gzip_values_file_is_read_and_a_bad_utf8_byte_is_named(tmp_path):
@@ -154,15 +207,15 @@ def _outcome(path):
                             None if s.positions is None else s.positions.tolist()) for s in samples])
 
 
+@pytest.mark.parametrize("large", [False, True], ids=["numpy", "pyarrow"])
 @settings(max_examples=150, deadline=None)
-@given(st.data())
-def test_the_csv_fast_path_reads_what_the_csv_module_reads(tmp_path_factory, monkeypatch_module, data):
-    from perfrigor.readers import tidy_csv
-
+@given(data=st.data())
+def test_the_csv_fast_path_reads_what_the_csv_module_reads(tmp_path_factory, monkeypatch_module, large, data):
     path = tmp_path_factory.mktemp("csv") / "t.csv"
     path.write_text(_csv_text(data.draw), encoding="utf-8")
-    fast = _outcome(path)
     with monkeypatch_module.context() as m:
+        m.setattr(_arrow, "LARGE", 0 if large else _arrow.LARGE)
+        fast = _outcome(path)
         m.setattr(tidy_csv, "read_fast", lambda *args: None)
         strict = _outcome(path)
     assert fast == strict, path.read_text()
@@ -197,3 +250,98 @@ def test_a_large_tidy_csv_is_read_by_the_fast_path_and_a_bad_row_far_in_is_named
     path.write_text("\n".join(rows[:50_000] + ["b1,new,3,7,0x1p3"] + rows[50_000:]) + "\n")
     with pytest.raises(pr.DataError, match=r"line 50001: 'time_ms' '0x1p3' is not a number"):
         pr.read(path)
+
+
+@st.composite
+def _nested_table(draw) -> str:
+    """A tidy CSV written unit after unit (as nested loops write it), perhaps then disturbed."""
+    levels = draw(st.sampled_from([[], ["run"], ["invocation", "iteration"]]))
+    has = {"benchmark": draw(st.booleans()), "system": draw(st.booleans()), "unit": draw(st.booleans())}
+    header = [c for c in ("benchmark", "system") if has[c]] + levels + (["unit"] if has["unit"] else []) + ["time"]
+    benchmarks = draw(st.lists(st.sampled_from(["a", "b", "fib", "x y"]), min_size=1, max_size=3, unique=True))
+    systems = draw(st.lists(st.sampled_from(["old", "new", "1"]), min_size=1, max_size=2, unique=True))
+    counts = [draw(st.integers(1, 3)) for _ in levels]
+    per_unit = draw(st.integers(1, 3))
+    pairs = [(b, s) for b in benchmarks for s in systems]
+    if draw(st.booleans()):
+        pairs = draw(st.permutations(pairs))
+    rows = []
+
+    def units(depth, prefix):
+        if depth == len(levels):
+            for _ in range(per_unit):
+                rows.append([*prefix, draw(st.sampled_from(["1", "2.5", ".5", "1e3", "7"]))])
+            return
+        names = draw(st.permutations(["0", "1", "2", "10"]))[:counts[depth]]
+        for name in names:
+            units(depth + 1, [*prefix, name])
+
+    for b, s in pairs:
+        start = len(rows)
+        units(0, [])
+        unit = draw(st.sampled_from(["ms", "s"])) if has["unit"] else None
+        for row in rows[start:]:
+            row[:0] = [c for c, on in ((b, has["benchmark"]), (s, has["system"])) if on]
+            if unit is not None:
+                row.insert(len(row) - 1, unit)
+    change = draw(st.sampled_from(["none", "none", "swap", "drop", "repeat", "unit", "later"]))
+    if change != "none" and len(rows) > 1:
+        i, j = draw(st.integers(0, len(rows) - 1)), draw(st.integers(0, len(rows) - 1))
+        if change == "swap":
+            rows[i], rows[j] = rows[j], rows[i]
+        elif change == "drop":
+            del rows[i]
+        elif change == "repeat":
+            rows.insert(j, list(rows[i]))
+        elif change == "unit" and has["unit"]:
+            rows[i][-2] = "us"
+        elif change == "later":  # a run of rows moved to the end: a sample or unit written in two places
+            rows += rows[i:i + 2]
+            del rows[i:i + 2]
+    return "\n".join(",".join(r) for r in [header, *rows]) + "\n"
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=_nested_table())
+def test_tables_written_unit_after_unit_are_grouped_as_the_csv_module_groups_them(tmp_path_factory,
+                                                                                  monkeypatch_module, text):
+    path = tmp_path_factory.mktemp("nested") / "t.csv"
+    path.write_text(text)
+    with monkeypatch_module.context() as m:
+        m.setattr(_arrow, "LARGE", 0)
+        fast = _outcome(path)
+        m.setattr(tidy_csv, "read_fast", lambda *args: None)
+        strict = _outcome(path)
+    assert fast == strict, text
+
+
+def _peak_reading(path) -> tuple[int, object]:
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        found = pr.read(path)
+        return tracemalloc.get_traced_memory()[1], found
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_large_nested_table_costs_twice_its_numbers_a_row(tmp_path, monkeypatch):
+    built = []
+    monkeypatch.setattr(nested, "build", lambda *a, build=nested.build: built.append(1) or build(*a))
+    rng = np.random.default_rng(1)
+    peaks = []
+    for runs in (25_000, 100_000):  # rows per sample: 8 samples
+        path = tmp_path / f"t{runs}.csv"
+        with path.open("w") as fh:
+            fh.write("benchmark,system,invocation,iteration,time_ms\n")
+            for b in range(4):
+                for s in ("old", "new"):
+                    fh.writelines(f"b{b},{s},{i // 1000},{i % 1000},{v:.4f}\n"
+                                  for i, v in enumerate(rng.lognormal(0, 0.1, runs).tolist()))
+        peak, suite = _peak_reading(path)
+        peaks.append(peak)
+        assert suite["b3"]["new"].shape == (runs // 1000, 1000) and suite["b3"]["new"].positions[-1, -1] == 8 * runs + 1
+    assert len(built) == 2
+    # what 600,000 more rows cost at the peak: their values and lines (16 bytes), no sort or index of every row
+    assert peaks[1] - peaks[0] < 2.5 * 8 * 600_000
