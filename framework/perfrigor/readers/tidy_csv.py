@@ -1,12 +1,14 @@
 """Tidy CSV/TSV files: one measurement per row, under a header (see :mod:`perfrigor.readers.tidy`).
 
-Rows are cut into fields with numpy, a chunk of whole lines at a time (:func:`read_fast`):
-the names of each role's column are factorised per chunk, the values read by the number
-parser's rules on whole arrays (:mod:`perfrigor.readers.scan`), and the rows grouped by
-:mod:`perfrigor.readers.table`. What that path does not cover (quoted fields, line breaks
-other than ``\\n`` and ``\\r\\n``) is read by the csv module (:func:`csv_rows`), and so is every
-row up to the first one the fast path finds bad, so that the error names it as the csv module
-reads it.
+Rows are cut into fields a chunk of whole lines at a time (:func:`read_fast`): by pyarrow in a
+large file (:mod:`perfrigor.readers._arrow`), else, or where pyarrow does not take a chunk, with
+numpy. The names of each role's column are coded (:class:`perfrigor.readers.table.Names`, in
+order of first appearance, in the narrowest integers), the values read by the number parser's
+rules, and the rows grouped: from runs of rows when the table is written unit after unit
+(:mod:`perfrigor.readers.nested`), else by :mod:`perfrigor.readers.table`. What the fast path
+does not cover (quoted fields, line breaks other than ``\\n`` and ``\\r\\n``) is read by the
+csv module (:func:`csv_rows`), and so is every row up to the first one the fast path finds bad,
+so that the error names it as the csv module reads it.
 """
 
 from __future__ import annotations
@@ -135,7 +137,7 @@ class _Strict(Exception):
 
 
 def read_fast(path: Path, delimiter: str | None, options: dict[str, Any]) -> Sample | Suite | None:
-    """The table, read a chunk at a time with numpy; None when the csv module must read it.
+    """The table, read a chunk at a time (pyarrow or numpy); None when the csv module must read it.
 
     A bad row is named by the csv module's reading of the rows up to it (the same message as
     without the fast path).
@@ -163,7 +165,8 @@ def read_fast(path: Path, delimiter: str | None, options: dict[str, Any]) -> Sam
         rest = chunk[_line_offset(chunk, header_line):]
         state = _Columns(path, columns, m, large)
         state.add(rest, header_line + 1, delimiter)
-        for chunk, line, _ in chunks:
+        for chunk, line, offset in chunks:
+            state.large = state.large or offset + len(chunk) >= _arrow.LARGE  # gzip data: once it unpacked so far
             state.add(chunk, line, delimiter)
         bad = state.bad
     except _Strict as stop:
