@@ -199,9 +199,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a component (its parameters with defaults, ranges and help), preset, format or command")
     p.add_argument("--format", "-f", choices=("text", "json"), default="text")
 
-    p = sub.add_parser("compare", help="compare a baseline with a candidate")
+    p = sub.add_parser("compare", help="compare a baseline with a candidate",
+                       description="perfrigor compare BASELINE CANDIDATE  or  perfrigor compare FILE (a file holding "
+                                   "both systems, e.g. what perfrigor measure writes)")
     p.add_argument("baseline", metavar="BASELINE", help="measurements of the baseline (any input format)")
-    p.add_argument("candidate", metavar="CANDIDATE", help="measurements of the candidate")
+    p.add_argument("candidate", metavar="CANDIDATE", nargs="?",
+                   help="measurements of the candidate; omitted: BASELINE holds both systems")
     _add_analysis(p)
 
     p = sub.add_parser("run", help="run a pipeline config (or a preset) on data",
@@ -785,7 +788,11 @@ def _first_line(obj: Any) -> str:
 
 def cmd_compare(args: argparse.Namespace, stdout) -> int:
     spec = _pipeline_spec(args)
-    inputs = load_inputs([args.baseline, args.candidate], _reader_options(args, spec.input_options))
+    paths = [args.baseline] if args.candidate is None else [args.baseline, args.candidate]
+    inputs = load_inputs(paths, _reader_options(args, spec.input_options))
+    if args.candidate is None and len(inputs[0].systems) < 2:
+        raise UsageError(f"{args.baseline} holds one system ({inputs[0].systems[0]}): give the candidate's "
+                         f"measurements too (perfrigor compare BASELINE CANDIDATE)")
     return _analyse(args, _build_pipeline(args, spec), inputs, stdout)
 
 
