@@ -345,3 +345,125 @@ def test_a_large_nested_table_costs_twice_its_numbers_a_row(tmp_path, monkeypatc
     assert len(built) == 2
     # what 600,000 more rows cost at the peak: their values and lines (16 bytes), no sort or index of every row
     assert peaks[1] - peaks[0] < 2.5 * 8 * 600_000
+
+
+# ---------------------------------------------------------------- tidy JSON: pyarrow's path and the json module's
+
+JSON_NAMES = ['"a"', '"b"', '" a"', '"fib"', '"x:y,{z}"', '""', '"\\u00e9"', '"é"', "1", "2", "1.0", "2.5", "-0",
+              "12345678901234567890", "true", "null", "[1]", "NaN"]
+JSON_VALUES = ["1", "2.5", "1e3", "-0", "-0.0", "0", '"1.5"', "null", "NaN", "Infinity", "1e400", "true", "7",
+               "12345678901234567890", "[1]", "{}"]
+
+
+@st.composite
+def _json_records(draw) -> str:
+    """A tidy JSON array (compact, pretty-printed or on one line), its records perhaps spoiled."""
+    keys = draw(st.sampled_from([["benchmark", "system", "time"], ["benchmark", "system", "run", "time"],
+                                 ["time"], ["system", "iteration", "unit", "time"]]))
+    records = []
+    for i in range(draw(st.integers(1, 12))):
+        record = {}
+        for key in keys:
+            if key == "time":
+                record[key] = draw(st.sampled_from(JSON_VALUES)) if draw(st.integers(0, 7)) == 0 else str(i % 3 + 1)
+            elif key == "unit":
+                record[key] = draw(st.sampled_from(['"ms"', '"s"']))
+            else:
+                record[key] = draw(st.sampled_from(JSON_NAMES)) if draw(st.integers(0, 7)) == 0 else f'"{i % 2}"'
+        if draw(st.integers(0, 20)) == 0:
+            record.pop(draw(st.sampled_from(keys)))
+        if draw(st.integers(0, 20)) == 0:
+            record["extra"] = draw(st.sampled_from(['"x"', "[1, 2]", "{}", "3"]))
+        records.append(record)
+    layout = draw(st.sampled_from(["lines", "pretty", "one line"]))
+
+    def text(record):
+        parts = [f'"{k}": {v}' for k, v in record.items()]
+        if layout == "pretty":
+            return "{\n    " + ",\n    ".join(parts) + "\n  }"
+        return "{" + ", ".join(parts) + "}"
+
+    glue = ", " if layout == "one line" else ",\n  "
+    body = "[" + ("" if layout == "one line" else "\n  ") + glue.join(map(text, records)) + (
+        "" if layout == "one line" else "\n") + "]\n"
+    spoil = draw(st.sampled_from(["none"] * 12 + ["comma", "trailing", "bare", "garbage", "bom", "empty"]))
+    if spoil == "comma":
+        body = body.replace("},", "}", 1)
+    elif spoil == "trailing":
+        body = body.rstrip().rstrip("]") + ",]"
+    elif spoil == "bare":
+        body = body.replace("[", "[3, ", 1)
+    elif spoil == "garbage":
+        body += "x"
+    elif spoil == "bom":
+        body = "\ufeff" + body
+    elif spoil == "empty":
+        body = "[]"
+    return body
+
+
+def _json_outcome(path):
+    try:
+        data = pr.read(path, format="tidy-json")
+    except (pr.DataError, pr.ConfigError) as exc:
+        return ("error", str(exc))
+    samples = [data] if isinstance(data, pr.Sample) else [s for per in data.data.values() for s in per.values()]
+    keys = [] if isinstance(data, pr.Sample) else [(b, list(per)) for b, per in data.data.items()]
+    return ("data", keys, [(s.values.view(np.int64).tolist(), s.shape, s.levels, s.unit, s.name, s.metadata,
+                            None if s.positions is None else s.positions.tolist()) for s in samples])
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=_json_records())
+def test_pyarrow_reads_tidy_json_as_the_json_module_reads_it(tmp_path_factory, monkeypatch_module, text):
+    from perfrigor.readers import tidy_json
+
+    path = tmp_path_factory.mktemp("json") / "t.json"
+    path.write_text(text, encoding="utf-8")
+    with monkeypatch_module.context() as m:
+        m.setattr(_arrow, "LARGE", 0)
+        fast = _json_outcome(path)
+        m.setattr(tidy_json, "read_fast", lambda *args: None)
+        slow = _json_outcome(path)
+    assert fast == slow, text
+
+
+def test_a_large_tidy_json_file_is_read_by_pyarrow_with_each_values_line(tmp_path, monkeypatch):
+    import json
+
+    from perfrigor.readers import tidy_json
+
+    taken = []
+    monkeypatch.setattr(tidy_json, "read_fast", lambda *a, read=tidy_json.read_fast: taken.append(read(*a)) or taken[-1])
+    values = np.random.default_rng(4).lognormal(0, 0.1, 40_000)
+    records = [{"benchmark": f"b{i // 10_000}", "system": "old" if i % 10_000 < 5_000 else "new",
+                "invocation": i % 5_000 // 100, "iteration": i % 100, "time_ms": v} for i, v in enumerate(values.tolist())]
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(records, indent=2))  # 7 lines a record, the value on its 6th
+    assert path.stat().st_size > _arrow.LARGE
+    suite = pr.read(path)
+    assert taken and taken[0] is not None
+    sample = suite["b3"]["new"]
+    assert sample.shape == (50, 100) and sample.levels == ("invocation", "iteration") and sample.unit == "ms"
+    assert np.array_equal(sample.values.reshape(-1), values[-5_000:])
+    assert sample.positions[-1, -1] == 7 * 40_000 and sample.positions[0, 1] - sample.positions[0, 0] == 7
+
+
+@pytest.mark.parametrize("text", [
+    '[{"time": 1.5}, {"time": -0}, {"time": 2}]',  # the json module reads -0 as the integer 0: +0.0
+    '[{"time": 1.5}, {"time": -0.0}]',
+    '[{"benchmark": 12345678901234567890, "system": "a", "time": 1}, {"benchmark": 1.5, "system": "a", "time": 2}]',
+    '[{"benchmark": NaN, "time": 1}]',
+    '[{"benchmark": "\\u00e9", "time": 1}]',
+    '[{"benchmark": "a", "time": 1}, {"benchmark": "a", "time": 2, "benchmark": "b"}]',
+    '[{"benchmark": "a", "time": 1}\n, {"benchmark": "a", "time": 2}]\n',
+])
+def test_tidy_json_edge_cases_read_the_same_both_ways(tmp_path, monkeypatch, text):
+    from perfrigor.readers import tidy_json
+
+    path = tmp_path / "t.json"
+    path.write_text(text)
+    monkeypatch.setattr(_arrow, "LARGE", 0)
+    fast = _json_outcome(path)
+    monkeypatch.setattr(tidy_json, "read_fast", lambda *args: None)
+    assert fast == _json_outcome(path)

@@ -33,6 +33,7 @@ LARGE = 4 << 20
 _NUMBER_BYTES = b"0123456789.eE+-\r\n"
 
 _modules: tuple[Any, Any] | None = None
+_json_modules: tuple[Any, Any] | None = None
 
 
 def _pyarrow() -> tuple[Any, Any] | None:
@@ -46,6 +47,17 @@ def _pyarrow() -> tuple[Any, Any] | None:
             return None
         _modules = pyarrow, pyarrow.csv
     return _modules
+
+
+def json_module() -> Any | None:
+    """``(pyarrow.json, pyarrow.compute)``, imported on the first large JSON read; None without pyarrow."""
+    global _json_modules
+    if _json_modules is None and _pyarrow() is not None:
+        import pyarrow.compute  # a tenth of a second more, for the JSON reader's dictionary encoding alone
+        import pyarrow.json
+
+        _json_modules = pyarrow.json, pyarrow.compute
+    return _json_modules
 
 
 def lone_return(chunk: bytes) -> bool:
@@ -136,3 +148,64 @@ def columns(chunk: bytes, names: list[str], delimiter: str, labels: list[str],
         found[c] = column.chunk(0).dictionary.to_pylist(), _numpy(pa.chunked_array([column.chunk(0).indices]),
                                                                   np.int32)
     return found, values
+
+
+# ---------------------------------------------------------------- JSON records
+
+
+def json_records(text: bytes | bytearray) -> Any | None:
+    """The table pyarrow reads from JSON objects separated by white space, or None when it refuses them."""
+    modules = json_module()
+    if modules is None:
+        return None
+    pa, json = _pyarrow()[0], modules[0]  # type: ignore[index]
+    try:
+        return json.read_json(pa.py_buffer(text), read_options=json.ReadOptions(use_threads=False,
+                                                                              block_size=len(text) + 1),
+                              parse_options=json.ParseOptions(newlines_in_values=True),
+                              memory_pool=pa.system_memory_pool())
+    except pa.ArrowException:  # not JSON, a key twice in a record, a string not UTF-8 or a lone surrogate...
+        return None
+
+
+#: the largest integer a float64 holds with every integer below it: a name read as a float is exact below it
+_EXACT = 2.0**53
+
+
+def json_names(column: Any) -> tuple[list[Any], np.ndarray] | None:
+    """A name column of JSON records: its distinct values (as the json module gives them) and each row's index.
+
+    None for a column the json module would give other values (integers of 2**53 or more read as
+    floats), or that holds something other than strings and numbers (null, true, an array...).
+    """
+    pa, compute = _pyarrow()[0], json_module()[1]  # type: ignore[index]
+    kind = column.type
+    if column.null_count or not (pa.types.is_string(kind) or pa.types.is_large_string(kind)
+                                 or pa.types.is_int64(kind) or pa.types.is_float64(kind)):
+        return None
+    array = column.combine_chunks()
+    if pa.types.is_float64(kind):
+        values = _numpy(pa.chunked_array([array]), np.float64)
+        if (np.abs(values) >= _EXACT).any():
+            return None
+    encoded = compute.dictionary_encode(array)
+    return encoded.dictionary.to_pylist(), _numpy(pa.chunked_array([encoded.indices]), np.int32)
+
+
+def json_values(column: Any) -> np.ndarray | None:
+    """The value column of JSON records as finite floats, or None when the json module's reading differs.
+
+    JSON integers are read as the json module reads them (an int, made a float); a float column
+    holding a negative zero is refused: pyarrow reads ``-0`` as -0.0 there, the json module as 0.
+    """
+    pa = _pyarrow()[0]  # type: ignore[index]
+    if column.null_count:
+        return None
+    if pa.types.is_int64(column.type):
+        return _numpy(column, np.int64).astype(np.float64)
+    if not pa.types.is_float64(column.type):
+        return None  # strings, true/false: the slow way names them
+    values = _floats(column)
+    if values is None or (np.signbit(values) & (values == 0)).any():
+        return None
+    return values

@@ -281,45 +281,56 @@ def make_sample(m: Any, path: Path, values: np.ndarray, levels: Sequence[str], u
 
 
 class LineRuns:
-    """The line of each row of a table, kept as runs of consecutive lines (a row per line, but blank ones).
+    """The line of each row of a table, kept as runs of rows on evenly spaced lines.
 
-    A large CSV's rows are nearly all in a few runs: their lines cost nothing until a sample's
-    positions are written (:meth:`fill`).
+    A large CSV's rows are nearly all in a few runs of consecutive lines (a JSON file's records
+    in runs of lines as many apart as a record has lines): their lines cost nothing until a
+    sample's positions are written (:meth:`fill`).
     """
 
     def __init__(self) -> None:
         self.rows = Growing(np.int64)  # the row where each run starts
         self.lines = Growing(np.int64)  # its line
+        self.steps = Growing(np.int64)  # the lines from one row of the run to the next
         self.size = 0
 
     def add(self, first: int | np.ndarray, count: int = 0) -> None:
         """Rows on the lines ``first`` (an array), or ``count`` rows on consecutive lines from line ``first``."""
         if isinstance(first, np.ndarray):
             count = first.size
-            starts = np.flatnonzero(np.diff(first, prepend=first[:1] - 2) != 1) if count else first[:0]
-            lines = first[starts]
+            if not count:
+                return
+            gaps = np.diff(first)
+            starts = np.concatenate(([0], np.flatnonzero(gaps[1:] != gaps[:-1]) + 1))
+            lines, steps = first[starts], np.append(gaps, 1)[starts]
         else:
-            starts, lines = np.zeros(1, dtype=np.int64), np.array([first], dtype=np.int64)
-        if not count:
-            return
-        if self.lines.size and lines[0] - self.lines.filled()[-1] == self.size - self.rows.filled()[-1]:
-            starts, lines = starts[1:], lines[1:]  # the last run goes on
+            if not count:
+                return
+            starts, lines, steps = np.zeros(1, dtype=np.int64), np.array([first]), np.ones(1, dtype=np.int64)
+        if self.size:  # the last run may go on
+            row, line, step = self.rows.filled()[-1], self.lines.filled()[-1], self.steps.filled()[-1]
+            if lines[0] - (line + step * (self.size - 1 - row)) == step and (count == 1 or steps[0] == step):
+                starts, lines, steps = starts[1:], lines[1:], steps[1:]
         self.rows.add(starts + self.size)
         self.lines.add(lines)
+        self.steps.add(steps)
         self.size += count
 
     def fill(self, out: np.ndarray, start: int) -> np.ndarray:
         """Write the lines of the rows ``start, start + 1, ...`` into ``out`` (one-dimensional); return it."""
         if not out.size:
             return out
-        rows, lines = self.rows.filled(), self.lines.filled()
-        end = start + out.size
-        first = int(np.searchsorted(rows, start, side="right"))
-        inside = np.arange(first, int(np.searchsorted(rows, end, side="left")))
-        out[:] = 1  # each row one line further than the row before, but where a run starts
-        out[0] = lines[first - 1] + start - rows[first - 1]
-        at = rows[inside]
-        out[at - start] = lines[inside] - lines[inside - 1] - (at - 1 - rows[inside - 1])
+        rows, lines, steps = self.rows.filled(), self.lines.filled(), self.steps.filled()
+        first = int(np.searchsorted(rows, start, side="right")) - 1
+        last = int(np.searchsorted(rows, start + out.size, side="left"))  # the runs first..last-1 hold the rows
+        inner = np.arange(first + 1, last)
+        at = rows[inner] - start
+        out[:] = 0  # each row's step: that of its run
+        out[0] = steps[first]
+        out[at] = steps[inner] - steps[inner - 1]
+        np.cumsum(out, out=out)
+        out[0] = lines[first] + steps[first] * (start - rows[first])  # then the first line, and a jump where a run starts
+        out[at] = lines[inner] - (lines[inner - 1] + steps[inner - 1] * (rows[inner] - 1 - rows[inner - 1]))
         return np.cumsum(out, out=out)
 
     def array(self) -> np.ndarray:

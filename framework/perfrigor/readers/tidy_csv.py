@@ -16,7 +16,6 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +23,9 @@ import numpy as np
 
 from ..data import Sample, Suite
 from ..errors import DataError
-from . import _arrow, nested, scan, table
-from ._common import Growing, at, line_chunks, read_text
+from . import _arrow, scan
+from ._common import at, line_chunks, read_text
+from .coded import CodedRows, encode
 from .numbers import is_number
 from .options import ReaderOption
 from .tidy import OPTIONS, ColumnMap, build_table, check_columns, from_columns
@@ -182,7 +182,7 @@ def read_fast(path: Path, delimiter: str | None, options: dict[str, Any]) -> Sam
     if bad is not None:
         _name_bad_row(path, delimiter, options, bad)
         return None
-    return state.table(options)
+    return state.rows.table()
 
 
 def _line_offset(chunk: bytes, line: int) -> int:
@@ -214,18 +214,14 @@ def _name_bad_row(path: Path, delimiter: str | None, options: dict[str, Any], li
 
 
 class _Columns:
-    """The role columns of the rows read so far: codes of names, values, lines."""
+    """The rows of a CSV read so far, a chunk at a time: their role columns kept by :class:`CodedRows`."""
 
     def __init__(self, path: Path, columns: list[str], m: ColumnMap, large: bool = False) -> None:
         self.path, self.m, self.columns, self.large = path, m, columns, large
+        self.rows = CodedRows(path, m, path.stat().st_size)
         index = {c: i for i, c in enumerate(columns)}
-        self.labels = {c: (index[c], table.Names(c, path)) for c in
-                       dict.fromkeys(c for c in (m.benchmark, m.system, *m.levels, m.unit_column) if c is not None)}
+        self.labels = {c: index[c] for c in self.rows.labels}
         self.value = index[m.value]
-        self.codes = {c: Growing(np.uint8) for c in self.labels}  # the narrowest integers the names' count allows
-        self.values = Growing(np.float64)
-        self.lines = table.LineRuns()
-        self.size_on_disk = path.stat().st_size
         #: the first row whose cells are bad: after it only the rows' fields are counted (the csv
         #: module's reading counts every row's fields before any cell is read)
         self.bad: int | None = None
@@ -251,46 +247,17 @@ class _Columns:
         if found is None:
             return False
         cells, values = found
-        lines = range(first_line, first_line + values.size)  # a row per line: blank lines are refused
-        coded, worst = {}, []
-        for column, (texts, indices) in cells.items():
-            names = self.labels[column][1]
-            known = names.known(texts)
-            if None in known:  # new names: given to Names in order of first appearance, with their lines
-                firsts = _first_appearances(indices, len(texts))
-                if firsts is None:
-                    return False
-                remap, bad_row = _encode(texts, firsts, names, lines)
-            else:
-                remap, bad_row = np.array(known, dtype=np.int64), None
-            if bad_row is not None:
-                worst.append(bad_row)
-            coded[column] = remap, indices
-        if worst:
-            self.bad = first_line + min(worst)
-            return True
-        self._keep(coded, values, first_line, len(chunk))
+        coded = self.rows.code(cells, range(first_line, first_line + values.size))  # a row a line: no blank lines
+        if coded is None:
+            return False
+        if coded[1] is not None:
+            self.bad = first_line + coded[1]
+        else:
+            self.rows.keep(coded[0], values, first_line, len(chunk))
         return True
 
-    def _keep(self, coded: dict[str, tuple[np.ndarray, np.ndarray]], values: np.ndarray,
-              lines: int | np.ndarray, size: int) -> None:
-        """Keep the rows of a part of ``size`` bytes: each label column's codes (``remap[indices]``), values, lines."""
-        if not self.values.size:  # room for the file's rows, guessed from the first part's
-            guess = int(values.size * max(self.size_on_disk, size) / max(size, 1) * 1.02) + 16
-            for growing in (self.values, *self.codes.values()):
-                growing.reserve(guess)
-        for column, (remap, indices) in coded.items():
-            codes = self.codes[column]
-            codes.widen(_narrowest(len(self.labels[column][1].names)))
-            codes.add(remap.astype(codes.data.dtype)[indices])
-        self.values.add(values)
-        if isinstance(lines, np.ndarray):
-            self.lines.add(lines)
-        else:
-            self.lines.add(lines, values.size)
-
     def _add_numpy(self, chunk: bytes, first_line: int, delimiter: str) -> None:
-        """Read the rows of a piece of whole lines with numpy (_Strict on anything the fast path does not cover)."""
+        """Read the rows of a chunk of whole lines with numpy (_Strict on anything the fast path does not cover)."""
         raw = np.frombuffer(chunk, dtype=np.uint8)
         starts, ends, line_index = _lines(raw)
         seps = np.flatnonzero(raw == ord(delimiter))
@@ -317,9 +284,9 @@ class _Columns:
             return
         worst = []
         coded = {}
-        for column, (j, names) in self.labels.items():
+        for column, j in self.labels.items():
             texts, first, inverse = _distinct_cells(chunk, raw, field_starts[:, j], field_ends[:, j])
-            remap, bad_row = _encode(texts, first, names, lines)
+            remap, bad_row = encode(texts, first, self.rows.labels[column], lines)
             coded[column] = remap, inverse
             if bad_row is not None:
                 worst.append(bad_row)
@@ -329,35 +296,7 @@ class _Columns:
         if worst:
             self.bad = int(lines[min(worst)])
             return
-        self._keep(coded, values, lines, len(chunk))
-
-    def table(self, options: dict[str, Any]) -> Sample | Suite:
-        """The samples of every row read (grouped as the csv module's reading would group them)."""
-        m = self.m
-        codes = {c: self.codes[c].filled() for c in self.labels}
-        plan = nested.layout(codes.get(m.benchmark), codes.get(m.system), [codes[c] for c in m.levels],
-                             codes.get(m.unit_column) if m.unit_column is not None else None, self.values.size)
-        names = {c: names for c, (_, names) in self.labels.items()}
-        if plan is not None:  # written unit after unit: the samples are slices of the values read
-            del codes
-            self.codes.clear()  # let go before the samples are written
-            return nested.build(self.path, m, plan, self.values, self.lines, names.get(m.benchmark),
-                                names.get(m.system), m.levels, names.get(m.unit_column) if m.unit_column else None)
-        return from_columns(m, self.path, self.lines.array(), {}, text=True, values=self.values.frozen(),
-                            coded={c: (names[c], codes[c].astype(np.int64)) for c in codes})
-
-
-def _narrowest(count: int) -> Any:
-    """The narrowest unsigned integer type holding the codes of ``count`` names."""
-    return np.uint8 if count <= 1 << 8 else np.uint16 if count <= 1 << 16 else np.int64
-
-
-def _first_appearances(indices: np.ndarray, count: int) -> np.ndarray | None:
-    """Where each of ``count`` dictionary entries first appears, when they are numbered in that order (else None)."""
-    rising = np.flatnonzero(np.diff(np.maximum.accumulate(indices), prepend=-1) > 0)
-    if rising.size != count or not np.array_equal(indices[rising], np.arange(count)):
-        return None
-    return rising
+        self.rows.keep(coded, values, lines, len(chunk))
 
 
 def _short_lines(chunk: bytes) -> bool:
@@ -405,19 +344,6 @@ def _distinct_cells(chunk: bytes, raw: np.ndarray, starts: np.ndarray,
         else:
             texts = [u.decode("utf-8") for u in unique.tolist()]
     return texts, first, inverse.reshape(-1)
-
-
-def _encode(texts: list[str], first: np.ndarray, names: table.Names,
-            lines: Sequence[int] | np.ndarray) -> tuple[np.ndarray, int | None]:
-    """The code of each distinct cell, given to ``names`` in order of first appearance (as a row-by-row
-    reading meets them), and the row of the first bad one (None when all are good)."""
-    codes = np.zeros(len(texts), dtype=np.int64)
-    for k in np.argsort(first, kind="stable").tolist():
-        try:
-            codes[k] = names.add(texts[k], int(lines[first[k]]))
-        except DataError:
-            return codes, int(first[k])
-    return codes, None
 
 
 _LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
