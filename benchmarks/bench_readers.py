@@ -4,21 +4,23 @@
 
 For each size, writes three files of about that many MB (under ``--tmp``, deleted afterwards):
 values (one number per line, as ``numpy.savetxt`` writes them, ``%.18e``), short values
-(``%.6f``, as most tools print), and a tidy CSV (benchmark, system, invocation, iteration,
-time_ms: 20,000 rows per sample, written unit after unit as nested loops write it). Each file
-is read in a fresh process by ``pr.read``, by ``numpy.loadtxt`` (values files) and by
-``pandas.read_csv`` (all), in turn, ``--runs`` times. A process imports its library first
+(``%.6f``, as most tools print), a tidy CSV (benchmark, system, invocation, iteration,
+time_ms: 20,000 rows per sample, written unit after unit as nested loops write it) and the same
+table as tidy JSON (an array of records, one a line). Each file is read in a fresh process by
+``pr.read``, by ``numpy.loadtxt`` (values files) and by ``pandas.read_csv`` or
+``pandas.read_json``, in turn, ``--runs`` times. A process imports its library first
 (perfrigor with pyarrow, numpy, pandas: the import is not the read), then reports the read's
 wall-clock and CPU time and how far its resident memory rose while reading (the peak resident
 size, reset before the read through ``/proc/self/clear_refs``, minus the resident size before
 it: Linux only). Medians are printed as MB/s, and as ratios to the reference measured in the
-same run (numpy.loadtxt for values files, pandas.read_csv for the tidy CSV: above 1x is faster),
+same run (numpy.loadtxt for values files, pandas for tidy tables: above 1x is faster),
 so that a loaded machine still gives usable ratios; CPU MB/s is what one free core would give.
 Memory is shown against the numbers' own size (8 bytes each). Issue 23.4 asks for at least
 50 MB/s and at most 3x the numbers' own size.
 
 pyarrow's import is measured apart (its time and resident memory, with a first tiny read),
-and the end of the run times the tidy JSON reader and the pyperf reader against ``json.loads``.
+and the end of the run times the small JSON readers (tidy records under 4 MiB, pyperf) against
+``json.loads``.
 """
 
 from __future__ import annotations
@@ -51,10 +53,11 @@ seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
 print(json.dumps({{"seconds": seconds, "cpu": cpu, "peak_kib": status("VmHWM") - before}}))
 """
 READERS = {
-    "perfrigor": ("import perfrigor as pr; pr.get_registry(); import pyarrow.csv",
+    "perfrigor": ("import perfrigor as pr; pr.get_registry(); import pyarrow.csv, pyarrow.json, pyarrow.compute",
                   "pr.read(path, max_input_size='none')"),
     "numpy.loadtxt": ("import numpy as np", "np.loadtxt(path)"),
     "pandas.read_csv": ("import pandas as pd", "pd.read_csv(path, header={header})"),
+    "pandas.read_json": ("import pandas as pd", "pd.read_json(path, orient='records')"),
 }
 PYARROW_IMPORT = """
 import json, re, time
@@ -65,6 +68,7 @@ def status(key):
 before, start = status("VmRSS"), time.perf_counter()
 from perfrigor.readers import _arrow
 _arrow.numbers(b"1\\n2\\n")
+_arrow.json_module()
 print(json.dumps({"seconds": time.perf_counter() - start, "rss_kib": status("VmRSS") - before}))
 """
 
@@ -108,6 +112,21 @@ def write_files(folder: Path, megabytes: float) -> dict[str, tuple[Path, int, st
                 values = rng.lognormal(0, 0.1, rows_per_pair).tolist()
                 fh.writelines(f"b{b:02d},{s},{i // 1000},{i % 1000},{v:.6f}\n" for i, v in enumerate(values))
     files["tidy CSV (5 columns)"] = (path, (pairs // 2 + 1) * 2 * rows_per_pair, "0", ["perfrigor", "pandas.read_csv"])
+    record = len('{"benchmark": "b00", "system": "old", "invocation": 19, "iteration": 999, "time_ms": 1.234567},\n')
+    pairs = max(1, int(size / record / rows_per_pair))
+    path = folder / "tidy.json"
+    with path.open("w") as fh:  # one record a line, as json.dumps writes each
+        fh.write("[")
+        between = "\n"
+        for b in range(pairs // 2 + 1):
+            for s in ("old", "new"):
+                values = rng.lognormal(0, 0.1, rows_per_pair).tolist()
+                fh.write(between + ",\n".join(f'{{"benchmark": "b{b:02d}", "system": "{s}", "invocation": {i // 1000}, '
+                                               f'"iteration": {i % 1000}, "time_ms": {v:.6f}}}'
+                                               for i, v in enumerate(values)))
+                between = ",\n"
+        fh.write("\n]\n")
+    files["tidy JSON (records)"] = (path, (pairs // 2 + 1) * 2 * rows_per_pair, "", ["perfrigor", "pandas.read_json"])
     return files
 
 
@@ -132,7 +151,7 @@ def json_readers(folder: Path) -> None:
                            "runs": [{"warmups": [[1, 0.1]], "values": rng.random(20).tolist()} for _ in range(50)]}
                           for i in range(50)]}
     records = [{"benchmark": f"b{b}", "system": s, "invocation": i // 100, "iteration": i % 100, "time_ms": v}
-               for b in range(10) for s in ("old", "new") for i, v in enumerate(rng.random(2000).tolist())]
+               for b in range(5) for s in ("old", "new") for i, v in enumerate(rng.random(2000).tolist())]
     for label, text in (("pyperf JSON, pretty-printed", json.dumps(doc, indent=1)),
                         ("pyperf JSON, compact", json.dumps(doc)),
                         ("tidy JSON records", "[\n" + ",\n".join(json.dumps(r) for r in records) + "\n]\n")):
@@ -161,7 +180,7 @@ def run_size(tmp: str | None, megabytes: float, runs: int) -> None:
                     found[reader].append(measure(reader, path, header))
             med = {r: {k: statistics.median(run[k] for run in got) for k in ("seconds", "cpu", "peak_kib")}
                    for r, got in found.items()}
-            ref = med["numpy.loadtxt" if "numpy.loadtxt" in readers else "pandas.read_csv"]
+            ref = med[readers[1]]
             for reader in readers:
                 m = med[reader]
                 print(f"{label + f', {size / 1e6:.0f} MB':<28} {reader:<16} {size / 1e6 / m['seconds']:6.0f} "
@@ -177,8 +196,8 @@ def main() -> None:
     args = ap.parse_args()
     for megabytes in args.mb:
         run_size(args.tmp, megabytes, args.runs)
-    print(f"\n({args.runs} run(s); 'vs ref': speed against numpy.loadtxt for values files, pandas.read_csv for the "
-          "tidy CSV, on the same file in the same run; above 1x is faster)")
+    print(f"\n({args.runs} run(s); 'vs ref': speed against numpy.loadtxt for values files, pandas for tidy tables, "
+          "on the same file in the same run; above 1x is faster)")
     pyarrow_import()
     with tempfile.TemporaryDirectory(dir=args.tmp) as folder:
         json_readers(Path(folder))

@@ -33,9 +33,6 @@ from .tidy import OPTIONS, ColumnMap, build_table
 #: JSON's white space
 _SPACE = np.zeros(256, dtype=bool)
 _SPACE[list(b" \t\r\n")] = True
-#: the marks of JSON's structure
-_MARKS = np.zeros(256, dtype=bool)
-_MARKS[list(b"{}[],:")] = True
 
 
 class TidyJsonReader:
@@ -164,10 +161,7 @@ def _records(piece: bytes, first_line: int, is_first: bool, is_last: bool) -> _F
     quotes = np.flatnonzero(raw == ord('"'))
     if quotes.size % 2:
         raise _Slow()
-    marks = np.flatnonzero(_MARKS[raw])
-    marks = marks[np.searchsorted(quotes, marks) % 2 == 0]  # outside strings: an even number of quotes before
-    kinds = raw[marks]
-    opens, closes = marks[kinds == ord("{")], marks[kinds == ord("}")]
+    opens, closes, colons = (_outside(raw, quotes, mark) for mark in b"{}:")
     if opens.size != closes.size or not (opens < closes).all() or not (closes[:-1] < opens[1:]).all():
         raise _Slow()  # a record inside a record, or a brace unmatched
     between = _between(raw, opens, closes)  # what is outside records but white space
@@ -182,11 +176,19 @@ def _records(piece: bytes, first_line: int, is_first: bool, is_last: bool) -> _F
             or not np.array_equal(raw[between], np.frombuffer(expected, dtype=np.uint8))
             or not np.array_equal(np.searchsorted(opens, between), before)):
         raise _Slow()
-    if ((kinds == ord("[")) | (kinds == ord("]"))).sum() != int(is_first) + int(is_last):
+    brackets = piece.count(b"[") + piece.count(b"]")
+    if brackets != is_first + is_last and sum(_outside(raw, quotes, mark).size for mark in b"[]") != (
+            is_first + is_last):
         raise _Slow()  # an array in a record: the slow way reads it
     text = bytearray(piece)
     np.frombuffer(text, dtype=np.uint8)[between] = ord(" ")
-    return _Found(text, opens, raw, np.flatnonzero(raw == ord("\n")), first_line, marks[kinds == ord(":")])
+    return _Found(text, opens, raw, np.flatnonzero(raw == ord("\n")), first_line, colons)
+
+
+def _outside(raw: np.ndarray, quotes: np.ndarray, mark: int) -> np.ndarray:
+    """Where ``mark`` is outside strings (an even number of quotes before it)."""
+    at = np.flatnonzero(raw == mark)
+    return at[np.searchsorted(quotes, at) % 2 == 0]
 
 
 def _between(raw: np.ndarray, opens: np.ndarray, closes: np.ndarray) -> np.ndarray:
