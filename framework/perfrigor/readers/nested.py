@@ -3,13 +3,13 @@
 Harnesses write a tidy table in nested loops: every row of a sample together, within it every
 row of a level's unit together (an invocation's iterations), and so on. In such a table a unit
 is a run of rows and a sample is a slice of the values as they were read; its shape follows
-from the length of its first unit at each level. :func:`samples` recognises that layout and
-builds the samples from slices of the values (:func:`layout`, then :func:`build`), checking it a
-slice of rows at a time: the only
-arrays as long as the table are the values and the lines written into the samples, where
-:func:`perfrigor.readers.table.group` sorts and counts with several. For any other layout
-(samples or units interleaved, a unit written in two places, an unbalanced sample, several
-units in a sample) ``layout`` is None, and ``group`` reads the rows (and names what is wrong).
+from the length of its first unit at each level. :func:`layout` recognises that layout,
+checking it a slice of rows at a time, and :func:`build` makes the samples from slices of the
+values: the only arrays as long as the table are the values and the lines written into the
+samples, where :func:`perfrigor.readers.table.group` sorts and counts with several. For any
+other layout (samples or units interleaved, a unit written in two places, an unbalanced
+sample, several units in a sample) ``layout`` is None, and ``group`` groups the rows (and names
+what is wrong).
 
 The layout is checked exactly: within each sample, a unit of level ``d`` starts at every
 multiple of the length of its first unit (and only there), each level's length divides its

@@ -3,15 +3,17 @@
 A small file is parsed in Python with the line of every record and value kept
 (:mod:`perfrigor.readers._jsonlines`). A large one (:data:`perfrigor.readers._arrow.LARGE`) is
 read a piece of whole records at a time (:func:`read_fast`): the array's structure is checked
-with numpy (flat records, one comma between them, nothing else outside them), the commas
-and brackets between records blanked, and the records parsed by ``pyarrow.json``; their
-lines come from the structure (a record's ``{``, its value's first character). pyarrow's
-reading is taken only where it is the json module's: the value column holds JSON numbers,
-finite, never ``-0`` read as a float; a name column holds strings, integers or floats below
-2**53 (so each name is the text the json module's value gives), nothing missing or null;
-every record has the same keys; no backslash anywhere (escapes, whose quotes would need a
-JSON parser to find). Any other file is read the slow way from the start, which names what
-is wrong.
+with numpy (flat records, one comma between them, nothing else outside them), the commas and
+brackets between records blanked, and the records parsed by ``pyarrow.json``; each record's
+line and its value's line come from the structure (the record's ``{``, the value's first
+character). pyarrow's reading is taken only where it is the json module's: the value column
+holds JSON numbers, finite, with no ``-0`` read as a float (pyarrow makes it -0.0, the json
+module the integer 0); a name column holds strings, integers, or floats below 2**53 (so each
+name is the text the json module's value gives), none missing or null; every piece of records
+has the same keys as the first; and no backslash is anywhere (an escaped quote would need a
+JSON parser to tell from a real one). Any other file is read the slow way from its start,
+which names what is wrong. The rows are then kept and grouped as a large CSV's are
+(:mod:`perfrigor.readers.coded`).
 """
 
 from __future__ import annotations
