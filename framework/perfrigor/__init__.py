@@ -15,6 +15,7 @@ from .component import (
     BenchmarkJob,
     Comparator,
     Component,
+    Detector,
     Estimator,
     Previous,
     Test,
@@ -23,6 +24,7 @@ from .component import (
 )
 from .data import BenchmarkInfo, Sample, Suite
 from .errors import ConfigError, DataError, ExecutionError, PerfrigorError
+from .histories import BenchmarkHistory, History, as_history
 from .hookspecs import Reader, Renderer, hookimpl
 from .keys import PairKey, pair_key
 from .params import (
@@ -59,7 +61,7 @@ from .workspace import Workspace, current_workspace
 
 #: submodules of the public API imported on first use (``pr.stats`` needs scipy): start-up
 #: (``perfrigor --help``, ``perfrigor list``) pays only for what it uses
-LAZY_SUBMODULES = ("github", "hierarchy", "resampling", "stats")
+LAZY_SUBMODULES = ("changepoints", "github", "hierarchy", "resampling", "stats")
 
 
 def _version() -> str:
@@ -93,4 +95,5 @@ __all__ = [
     "github", "hierarchy", "progress", "hookimpl", "int_param", "pair_key", "pipeline", "random_state_param",
     "read", "Reader", "Renderer", "resampling", "stats", "units", "ReaderOption", "parse_number",
     "ReportWarning", "StepError", "StepSkip", "RatioComparison", "load_report", "LazyComponent", "lazy_exports",
+    "changepoints", "Detector", "History", "BenchmarkHistory", "as_history",
 ]

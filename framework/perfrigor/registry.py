@@ -196,7 +196,7 @@ class Registry:
     @staticmethod
     def _check_component(cls: Any, plugin: str) -> None:
         if not (isinstance(cls, type) and issubclass(cls, Component) and attrs.has(cls)):
-            raise ConfigError(f"plugin {plugin}: {cls!r} is not an attrs subclass of Estimator, Test or Comparator")
+            raise ConfigError(f"plugin {plugin}: {cls!r} is not an attrs subclass of Estimator, Test, Comparator or Detector")
         if cls.kind not in KINDS or not issubclass(cls, KINDS[cls.kind]):
             raise ConfigError(f"plugin {plugin}: component {cls.name!r} has unknown kind {cls.kind!r}")
         if cls.scope not in SCOPES:

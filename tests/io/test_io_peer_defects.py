@@ -69,11 +69,12 @@ def test_describe_on_one_repetition_per_benchmark_shows_each_value_and_says_why_
     assert main(["describe", str(GBENCH_ONE)]) == 0
     out = capsys.readouterr().out
     assert "BM_Hi             test2_run.json  1  1      run     42.00 ms  42.00 ms" in out
-    assert "Steps: none ran (gmm, gmm-fit, variance-components, mean-ci): every system has one value" in out
+    assert "Steps: none ran (gmm, gmm-fit, variance-components, mean-ci, steady-state): every system has one value" \
+        in out
     assert main(["describe", str(GBENCH_ONE), "-f", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["inputs"]["BM_Bye"]["test2_run.json"]["n"] == 1 and doc["inputs"]["BM_Bye"]["test2_run.json"]["mean"] == 11
-    assert {s["step"] for s in doc["skipped"]} == {"gmm", "gmm-fit", "variance-components", "mean-ci"}
+    assert {s["step"] for s in doc["skipped"]} == {"gmm", "gmm-fit", "variance-components", "mean-ci", "steady-state"}
 
 
 def test_describe_on_a_one_iteration_jmh_file(tmp_path, capsys):

@@ -25,7 +25,7 @@ import numpy as np
 
 from .. import hierarchy
 from ..display import change, percent
-from ..drawing import LevelVariances, RunOrderLine, layers
+from ..drawing import RUN_ORDER_TYPES, LevelVariances, RunOrderMarks, layers
 from ..errors import DataError
 from ..keys import PairKey
 from ..plots import svg
@@ -232,8 +232,8 @@ def _benchmark_plots(report, bench: str, v: Verdict | None, key: str) -> list[Bl
         f"{bench}: the measurements of {names} side by side"
         + (", with fitted densities" if any(s.layers for s in sides) else ""), f"{key}-dist")]
     flags = flags_of(v) if v is not None else []
-    if any(f in flags for f in _TIME_FLAGS) or any(isinstance(x, RunOrderLine) for s in sides for x in s.layers):
-        why = ", ".join(f for f in flags if f in _TIME_FLAGS) or "run-order curves"
+    if any(f in flags for f in _TIME_FLAGS) or any(isinstance(x, RUN_ORDER_TYPES) for s in sides for x in s.layers):
+        why = ", ".join(f for f in flags if f in _TIME_FLAGS) or _run_order_why(sides)
         figs.append(Figure(_svg(lambda: run_order(series, unit, f"{shortened(bench, TITLE_CHARS)}: in run order ({why})"),
                                 f"{key}-runs"),
                            f"{bench}: the measurements in the order they were taken ({why})", f"{key}-runs"))
@@ -242,6 +242,13 @@ def _benchmark_plots(report, bench: str, v: Verdict | None, key: str) -> list[Bl
                                 f"{key}-levels"),
                            f"{bench}: each level's share of the variance", f"{key}-levels"))
     return figs
+
+
+def _run_order_why(sides: list[Side]) -> str:
+    """What the results draw over run order, for the plot's title (their curves' and ranges' labels)."""
+    labels = dict.fromkeys(x.label for s in sides for x in s.layers if isinstance(x, RUN_ORDER_TYPES)
+                           and not isinstance(x, RunOrderMarks))
+    return ", ".join(labels) or "run-order curves"
 
 
 def _level_variances(sample: Any) -> list[LevelVariances]:
