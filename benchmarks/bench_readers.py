@@ -6,7 +6,8 @@ For each size, writes three files of about that many MB (under ``--tmp``, delete
 values (one number per line, as ``numpy.savetxt`` writes them, ``%.18e``), short values
 (``%.6f``, as most tools print), a tidy CSV (benchmark, system, invocation, iteration,
 time_ms: 20,000 rows per sample, written unit after unit as nested loops write it) and the same
-table as tidy JSON (an array of records, one a line). Each file is read in a fresh process by
+table as tidy JSON (an array of records, one a line), and the short values and tidy CSV
+gzipped (level 6; their MB/s count the unpacked bytes). Each file is read in a fresh process by
 ``pr.read``, by ``numpy.loadtxt`` (values files) and by ``pandas.read_csv`` or
 ``pandas.read_json``, in turn, ``--runs`` times. A process imports its library first
 (perfrigor with pyarrow, numpy, pandas: the import is not the read), then reports the read's
@@ -26,6 +27,7 @@ and the end of the run times the small JSON readers (tidy records under 4 MiB, p
 from __future__ import annotations
 
 import argparse
+import gzip
 import io
 import json
 import os
@@ -127,6 +129,13 @@ def write_files(folder: Path, megabytes: float) -> dict[str, tuple[Path, int, st
                 between = ",\n"
         fh.write("\n]\n")
     files["tidy JSON (records)"] = (path, (pairs // 2 + 1) * 2 * rows_per_pair, "", ["perfrigor", "pandas.read_json"])
+    for label, source in (("values (%.6f), gzip", "values (%.6f)"), ("tidy CSV, gzip", "tidy CSV (5 columns)")):
+        plain, n, header, readers = files[source]
+        path = plain.with_name(plain.name + ".gz")
+        with plain.open("rb") as fh, gzip.open(path, "wb", compresslevel=6) as out:
+            while block := fh.read(1 << 24):
+                out.write(block)
+        files[label] = (path, n, header, readers)
     return files
 
 
@@ -167,13 +176,15 @@ def json_readers(folder: Path) -> None:
         print(f"{label} ({size / 1e6:.1f} MB): {size / 1e6 / ours:.1f} MB/s, {ours / reference:.1f}x json.loads")
 
 
-def run_size(tmp: str | None, megabytes: float, runs: int) -> None:
+def run_size(tmp: str | None, megabytes: float, runs: int, only: list[str]) -> None:
     with tempfile.TemporaryDirectory(dir=tmp) as folder:
         files = write_files(Path(folder), megabytes)
         print(f"\n{'file':<28} {'reader':<16} {'MB/s':>6} {'cpu MB/s':>9} {'speed vs ref':>13} {'cpu vs ref':>11} "
               f"{'peak/numbers':>13}")
         for label, (path, n, header, readers) in files.items():
-            size = os.path.getsize(path)
+            if only and not any(word in label for word in only):
+                continue
+            size = os.path.getsize(path.with_suffix("") if path.suffix == ".gz" else path)  # MB/s of the data, unpacked
             found: dict[str, list[dict[str, float]]] = {r: [] for r in readers}
             for _ in range(runs):
                 for reader in readers:  # in turn, so a drift of the machine's speed hits every reader
@@ -193,9 +204,10 @@ def main() -> None:
     ap.add_argument("--mb", type=float, nargs="+", default=[100.0], help="size of each file (default 100 MB)")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--tmp", default=None, help="where the files are written (default: the system's temporary folder)")
+    ap.add_argument("--only", nargs="+", default=[], help="read only the files whose label holds one of these words")
     args = ap.parse_args()
     for megabytes in args.mb:
-        run_size(args.tmp, megabytes, args.runs)
+        run_size(args.tmp, megabytes, args.runs, args.only)
     print(f"\n({args.runs} run(s); 'vs ref': speed against numpy.loadtxt for values files, pandas for tidy tables, "
           "on the same file in the same run; above 1x is faster)")
     pyarrow_import()

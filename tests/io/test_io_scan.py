@@ -168,6 +168,13 @@ def test_a_gzip_values_file_is_read_and_a_bad_utf8_byte_is_named(tmp_path):
         pr.read(bad, format="values")
 
 
+def test_a_gzip_tidy_csv_is_recognised_by_its_name_before_gz(tmp_path):
+    path = tmp_path / "times.csv.gz"
+    path.write_bytes(gzip.compress(b"benchmark,system,value\nb,old,1\nb,old,2\nb,new,3\nb,new,4\n"))
+    suite = pr.read(path)
+    assert suite.benchmarks == ["b"] and suite["b"]["new"].values.tolist() == [3.0, 4.0]
+
+
 # ---------------------------------------------------------------- tidy CSV: the fast path and the csv module
 
 LABELS = ["a", "b", " a", "a ", "fib", "fib\u00a0", "", " ", "é", "1", "#x", "x y", "x  y"]

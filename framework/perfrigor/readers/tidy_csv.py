@@ -46,7 +46,7 @@ class TidyCsvReader:
             return False
         cells = [c.strip().strip('"') for c in re.split(r"[,\t;]", first)]
         has_header = any(c and not is_number(c) for c in cells)
-        suffix = path.suffix.lower()
+        suffix = Path(path.name.lower().removesuffix(".gz")).suffix  # times.csv.gz is a CSV too
         # other tables with a header (a Speedup-Test .cfg, ...) belong to their own readers
         return has_header and (suffix in self.suffixes or (suffix in ("", ".txt", ".dat") and len(cells) > 1))
 
