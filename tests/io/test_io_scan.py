@@ -22,6 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from perfrigor.readers import _arrow, _common, nested, scan, tidy_csv, values
+from perfrigor.readers.limits import limits
 from perfrigor.readers.numbers import _DECIMAL
 
 PIECES = ["0", "1", "7", "9", "12", "0.5", ".", "e", "E", "+", "-", ",", " ", "\t", "\r", "\n", "\n", "\n", "#",
@@ -474,3 +475,62 @@ def test_tidy_json_edge_cases_read_the_same_both_ways(tmp_path, monkeypatch, tex
     fast = _json_outcome(path)
     monkeypatch.setattr(tidy_json, "read_fast", lambda *args: None)
     assert fast == _json_outcome(path)
+
+
+# ---------------------------------------------------------------- damaged large files: pyarrow's path names what the strict one names
+
+_ROW = '{{"benchmark": "b{b}", "system": "{s}", "invocation": {i}, "iteration": {j}, "time_ms": {v}}}'
+
+
+def _damaged(kind: str, bad: str) -> bytes:
+    """A nested table of 4 samples (20 x 200 rows each) with ``bad`` as its row 14,000 (line 14,002), in the second chunk."""
+    keys = [(b, s, i, j) for b in (0, 1) for s in ("old", "new") for i in range(20) for j in range(200)]
+    if kind == "csv":
+        lines = ["benchmark,system,invocation,iteration,time_ms"]
+        lines += [f"b{b},{s},{i},{j},{1 + j / 1000:.3f}" for b, s, i, j in keys]
+        return ("\n".join(lines[:14_001] + [bad] + lines[14_001:]) + "\n").encode()
+    records = [_ROW.format(b=b, s=s, i=i, j=j, v=f"{1 + j / 1000:.3f}") for b, s, i, j in keys]
+    return ("[\n" + ",\n".join(records[:14_000] + [bad] + records[14_000:]) + "\n]\n").encode()
+
+
+@pytest.mark.parametrize(("kind", "bad", "message"), [
+    ("csv", "b1,new,3,7,1,2", "line 14002: 6 field(s) where the header has 5"),
+    ("csv", "b1,new,3,1.5", "line 14002: 4 field(s) where the header has 5"),
+    ("csv", "b1,old,3,7,inf", "line 14002: 'time_ms' 'inf' is not a finite number"),
+    ("csv", "b1,old,3,7,", "line 14002: missing 'time_ms'"),
+    ("csv", "b1 ,new,3,7,1.5", "line 14002: column 'benchmark': the names 'b1' (line 8002) and 'b1 ' differ only"),
+    ("csv", '"b1",old,3,7,1.5', "unbalanced"),
+    ("json", _ROW.format(b=1, s="old", i=3, j=7, v='"1.5"'), "line 14002: 'time_ms' '1.5' is a string"),
+    ("json", _ROW.format(b=1, s="old", i=3, j=7, v="NaN"), "line 14002: 'time_ms' nan is not a finite number"),
+    ("json", _ROW.format(b=1, s="old", i=3, j=7, v="null"), "line 14002: missing 'time_ms'"),
+    ("json", '{"benchmark": "b1", "system": "old", "invocation": 3, "iteration": 7}', "line 14002: missing 'time_ms'"),
+    ("json", '{"benchmark": "b1", "system": "old", "invocation": 3, "iteration": 7, "time_ms": 1.5, "x": 1}',
+     "unbalanced"),
+])
+def test_a_damaged_large_table_is_named_by_pyarrow_as_by_the_strict_reader(tmp_path, monkeypatch, kind, bad, message):
+    path = tmp_path / f"t.{kind}.gz"  # gzip: large by the size its trailer states (data_size)
+    path.write_bytes(gzip.compress(_damaged(kind, bad)))
+    monkeypatch.setattr(_arrow, "LARGE", 100_000)  # over the packed size, under the unpacked
+    taken = []
+    monkeypatch.setattr(_arrow, "_read", lambda *a, read=_arrow._read: taken.append(read(*a)) or taken[-1])
+    monkeypatch.setattr(_arrow, "json_records", lambda *a, read=_arrow.json_records: taken.append(read(*a)) or taken[-1])
+    with pytest.raises(pr.DataError) as fast:
+        pr.read(path)
+    assert taken and message in str(fast.value) and str(fast.value).startswith(f"{path}, line ")
+    monkeypatch.setattr(_arrow, "_pyarrow", lambda: None)  # no pyarrow: numpy, the csv module and the strict parser
+    monkeypatch.setattr(_arrow, "json_module", lambda: None)
+    with pytest.raises(pr.DataError) as slow:
+        pr.read(path)
+    assert str(fast.value) == str(slow.value)
+
+
+def test_the_size_of_gzip_data_is_the_size_its_trailer_states_within_bounds(tmp_path):
+    plain = tmp_path / "v.txt"
+    plain.write_bytes(b"1.5\n" * 100_000)
+    packed = tmp_path / "v.txt.gz"
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    assert _common.data_size(plain) == _common.data_size(packed) == 400_000
+    lying = tmp_path / "lie.gz"  # a trailer claiming 4 GiB - 1 from a few bytes: deflate's largest ratio at most
+    lying.write_bytes(gzip.compress(b"1\n")[:-4] + (2**32 - 1).to_bytes(4, "little"))
+    with limits("none"):
+        assert _common.data_size(lying) == _common.DEFLATE_MAX_RATIO * lying.stat().st_size

@@ -58,6 +58,36 @@ def input_chunks(path: Path, size: int = CHUNK) -> Iterator[bytes]:
         raise DataError(f"{path}: cannot read: {exc.strerror or exc}") from None
 
 
+#: deflate's largest ratio (a run of one byte): a gzip trailer stating more is not believed
+DEFLATE_MAX_RATIO = 1032
+
+
+def data_size(path: Path) -> int:
+    """The bytes a read of ``path`` will see, as a hint: its size, or the unpacked size a gzip trailer states.
+
+    For choosing a reader and reserving room only (never trusted otherwise): the trailer gives the
+    last member's size modulo 4 GiB, and is bounded by deflate's largest ratio and the input limits.
+    """
+    try:
+        size = path.stat().st_size
+        if size < 18:
+            return size
+        with path.open("rb") as fh:
+            if fh.read(2) != GZIP_MAGIC:
+                return size
+            fh.seek(-4, os.SEEK_END)
+            stated = int.from_bytes(fh.read(4), "little")
+    except OSError:
+        return 0  # the read itself says what is wrong
+    limit = current_limits()
+    bounds = [stated, DEFLATE_MAX_RATIO * size]
+    if limit.max_size is not None:
+        bounds.append(limit.max_size)
+    if limit.max_ratio is not None:
+        bounds.append(max(RATIO_FLOOR, int(limit.max_ratio * size)))
+    return max(size, min(bounds))
+
+
 def check_size(path: Path, size: int | None = None) -> None:
     """DataError when a file is larger than the input size limit of the read in progress."""
     limit = current_limits().max_size

@@ -32,8 +32,8 @@ Coded = dict[str, tuple[np.ndarray, np.ndarray]]
 class CodedRows:
     """The role columns of the rows read so far: codes of names, values, lines (and the values' lines)."""
 
-    def __init__(self, path: Path, m: ColumnMap, size_on_disk: int) -> None:
-        self.path, self.m, self.size_on_disk = path, m, size_on_disk
+    def __init__(self, path: Path, m: ColumnMap, expected_size: int) -> None:
+        self.path, self.m, self.expected_size = path, m, expected_size
         self.labels = {c: table.Names(c, path) for c in
                        dict.fromkeys(c for c in (m.benchmark, m.system, *m.levels, m.unit_column) if c is not None)}
         self.codes = {c: Growing(np.uint8) for c in self.labels}  # the narrowest integers the names' count allows
@@ -74,7 +74,7 @@ class CodedRows:
         line when it is not its row's.
         """
         if not self.values.size:  # room for the file's rows, guessed from the first part's
-            guess = int(values.size * max(self.size_on_disk, size) / max(size, 1) * 1.02) + 16
+            guess = int(values.size * max(self.expected_size, size) / max(size, 1) * 1.02) + 16
             for growing in (self.values, *self.codes.values()):
                 growing.reserve(guess)
         for column, (remap, indices) in coded.items():

@@ -24,7 +24,7 @@ import numpy as np
 from ..data import Sample, Suite
 from ..errors import DataError
 from . import _arrow, scan
-from ._common import at, line_chunks, read_text
+from ._common import at, data_size, line_chunks, read_text
 from .coded import CodedRows, encode
 from .numbers import is_number
 from .options import ReaderOption
@@ -142,7 +142,7 @@ def read_fast(path: Path, delimiter: str | None, options: dict[str, Any]) -> Sam
     A bad row is named by the csv module's reading of the rows up to it (the same message as
     without the fast path).
     """
-    large = path.stat().st_size >= _arrow.LARGE
+    large = data_size(path) >= _arrow.LARGE  # gzip data: the size its trailer states
     chunks = line_chunks(path)
     bad: int | None = None
     try:
@@ -218,7 +218,7 @@ class _Columns:
 
     def __init__(self, path: Path, columns: list[str], m: ColumnMap, large: bool = False) -> None:
         self.path, self.m, self.columns, self.large = path, m, columns, large
-        self.rows = CodedRows(path, m, path.stat().st_size)
+        self.rows = CodedRows(path, m, data_size(path))
         index = {c: i for i, c in enumerate(columns)}
         self.labels = {c: index[c] for c in self.rows.labels}
         self.value = index[m.value]

@@ -28,7 +28,7 @@ import numpy as np
 from ..data import Sample, Suite
 from ..errors import DataError
 from . import _arrow, _jsonlines
-from ._common import LINE_CHUNK, UTF8_BOM, at, input_chunks
+from ._common import LINE_CHUNK, UTF8_BOM, at, data_size, input_chunks
 from .coded import CodedRows
 from .tidy import OPTIONS, ColumnMap, build_table
 
@@ -79,7 +79,7 @@ class _Slow(Exception):
 
 def read_fast(path: Path, options: dict[str, Any]) -> Sample | Suite | None:
     """The table of a large file, read by pyarrow a piece of whole records at a time; None for the slow way."""
-    size = path.stat().st_size
+    size = data_size(path)  # gzip data: the size its trailer states
     if size < _arrow.LARGE or _arrow.json_module() is None:
         return None
     rows: CodedRows | None = None
