@@ -11,7 +11,8 @@ import pytest
 
 FORGED_ROW = "fake\n  evil  1.000  2.000  -50.0%  faster  forged"
 NAMES = [FORGED_ROW, "[click](javascript:alert(1))", "# Heading", "a|b|c", "<b>x</b>", "1. item", "- item",
-         "`code`", "**bold**", "[x] task", "![img](http://evil/x.png)", "[ref]: http://evil", "---"]
+         "`code`", "**bold**", "[x] task", "![img](http://evil/x.png)", "[ref]: http://evil", "---",
+         "@octocat look", "#123 fixed", "org/repo#45", "GH-67 again", "me@example.com"]
 
 
 @pytest.fixture(scope="module")
@@ -47,6 +48,16 @@ def test_markdown_forms_no_link_heading_list_or_cell_from_a_name(report):
     assert widths == {7}, widths  # the verdict table: 6 cells a row, whatever the names hold
     assert "<b>" not in md and "&lt;b>x&lt;/b>" in md
     assert "\n---\n" not in md and "fake\\\\n" in md
+
+
+def test_markdown_mentions_nobody_and_references_no_issue(report):
+    """A report posted as a GitHub comment: an @name in a benchmark name notifies nobody, a #123 (GH-123,
+    owner/repo#123) links to no issue (GitHub would cross-reference it); the name still reads the same."""
+    md = _render(report, "markdown")
+    assert not re.search(r"@\w", md), "an @mention could form"
+    assert not re.search(r"(?<!&)#\d|\bGH-\d", md, re.I), "an issue reference could form"
+    assert "@&#8203;octocat look" in md and "#&#8203;123 fixed" in md and "org/repo#&#8203;45" in md
+    assert "GH-&#8203;67 again" in md and "me@&#8203;example.com" in md
 
 
 def test_html_shows_a_line_break_in_a_name_as_an_escape(report):
