@@ -377,11 +377,9 @@ def _executor(args: argparse.Namespace, benchmarks: int) -> Iterator[cf.Executor
     if jobs is not None and used < jobs:  # more workers than CPUs or benchmarks would only wait
         print(f"perfrigor: note: --jobs {jobs}: using {used} process{'es' if used > 1 else ''} ({cpu_count()} "
               f"CPU(s), {benchmarks} benchmark(s))", file=sys.stderr)
-    if used == 1 and _timeout(args) is None:
+    if used == 1:  # (with --timeout, Pipeline.run runs the tasks in one worker process, which can be stopped)
         yield None
         return
-    # --timeout alone: one worker process, so that a task past the limit can be stopped (in this process
-    # it could not)
     pool = process_pool(used)
     try:
         yield pool

@@ -234,7 +234,8 @@ class Pipeline:
 
         ``executor`` runs the per-benchmark work: None (serial, the default), ``"process"`` (a local
         process pool) or any ``concurrent.futures.Executor`` (e.g. a dask ``Client.get_executor()``);
-        ``batch_size`` is the benchmarks per task, ``timeout`` the seconds one task of a pool may take,
+        ``batch_size`` is the benchmarks per task, ``timeout`` the seconds one task may take (without an
+        executor, the tasks then run in one worker process, which can be stopped),
         ``revise=False`` skips ``Component.revise`` (see :class:`perfrigor.scheduler.Scheduler`).
         Results depend on none of them. A step that raises DataError on a benchmark is recorded in
         ``report.errors`` and the later steps still run; only when no step produces anything is the

@@ -85,8 +85,9 @@ class Scheduler:
     ``executor``: None or "serial" (the calling thread), "process" (a local process pool, one
     worker per CPU and at most one per benchmark) or any ``concurrent.futures.Executor``.
     ``batch_size``: benchmarks per task (default 256 in the calling process, else about an
-    eighth of the suite, at most 64). ``timeout``: seconds to wait for one task of a pool; a
-    task past it, or a dead worker, is an ExecutionError. ``revise=False`` skips
+    eighth of the suite, at most 64). ``timeout``: seconds to wait for one task; a task past
+    it, or a dead worker, is an ExecutionError (with no executor the tasks then run in one
+    worker process, which can be stopped, as ``perfrigor --timeout`` without ``--jobs``). ``revise=False`` skips
     ``Component.revise`` (benchmarks that are independent replicates of one experiment).
     """
 
@@ -121,8 +122,12 @@ class Scheduler:
         if isinstance(self.executor, cf.Executor):
             yield self.executor
             return
-        pool = (process_pool(min(cpu_count(), n_benchmarks)) if self.executor == "process"
-                else _SerialExecutor())
+        if self.executor == "process":
+            pool: cf.Executor = process_pool(min(cpu_count(), n_benchmarks))
+        elif self.timeout is not None:  # a task in the calling thread cannot be stopped: one worker process can
+            pool = process_pool(1)
+        else:
+            pool = _SerialExecutor()
         try:
             yield pool
         except BaseException:
