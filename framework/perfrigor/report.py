@@ -79,7 +79,8 @@ class Report:
         attrs.validators.instance_of(StepSkip)))
     #: benchmarks measured by one system only, ``{system: [benchmark, ...]}``: not compared, listed
     only_in: Mapping[str, list[str]] = attrs.field(factory=dict)
-    #: the analysed suite itself (``Suite``), for renderers that draw the measurements; not in ``to_dict``
+    #: the analysed suite itself (``Suite``), for renderers that draw the measurements; ``to_dict`` keeps
+    #: what the plots draw of it (``perfrigor.drawing.plotted``): a loaded report's ``data`` holds just that
     data: Any = attrs.field(default=None, repr=False)
     #: systems of the data that no pair step compared (three or more systems), ``{system: why}``
     not_compared: Mapping[str, str] = attrs.field(factory=dict)
@@ -192,7 +193,9 @@ class Report:
 
         It opens with ``"perfrigor_report"``, the version of its layout; every result carries its
         ``type``, ``description`` and (a plugin's type) ``base``, and, where it draws, its plot layers;
-        ``data`` holds the measurements (the plots of a saved report are drawn from them).
+        ``data`` holds the measurements the plots draw: all of them, or of a sample of more than
+        ``perfrigor.drawing.PLOTTED_VALUES`` values the fixed subsample its plots draw (``inputs``
+        summarises every value; the results come from every value).
         """
         data = self.data.data if self.data is not None else {}
 

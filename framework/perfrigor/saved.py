@@ -2,7 +2,8 @@
 
 ``report.to_dict()`` (the JSON report) starts with ``"perfrigor_report": SCHEMA``, the
 version of this layout, and holds every result with its ``type``, its ``description`` and,
-for a plugin's type, its ``base`` (the nearest core type); the measurements (``data``);
+for a plugin's type, its ``base`` (the nearest core type); the measurements the plots draw
+(``data``: every value, or a large sample's fixed subsample, ``perfrigor.drawing.plotted``);
 and, for results that draw (``plot_layers``), their layers as data. :func:`result_from_dict`
 rebuilds the core's own types as themselves (``Comparison``, ``Verdict``, ...) and every
 other type as a :class:`StoredResult` of its core base: a mode comparison stays a
@@ -22,7 +23,7 @@ import attrs
 import numpy as np
 
 from .data import BenchmarkInfo, Sample, Suite
-from .drawing import layer_from_dict, layer_to_dict, layers
+from .drawing import layer_from_dict, layer_to_dict, layers, plotted
 from .errors import DataError
 from .results import Result, is_core_type, to_jsonable
 
@@ -148,10 +149,12 @@ def result_to_dict(result: Result, sample: Sample | None) -> dict[str, Any]:
 
 
 def suite_to_dict(suite: Suite) -> dict[str, Any]:
-    """The measurements as JSON-ready data (values nested as the levels, in the unit of the report)."""
+    """The measurements the plots draw, as JSON-ready data (values nested as the levels, in the unit of the
+    report): every value, or above ``PLOTTED_VALUES`` the fixed subsample the plots draw
+    (``perfrigor.drawing.plotted``), so a saved report stays small and renders as the live one."""
     return {
         "systems": list(suite.systems),
-        "benchmarks": {bench: {system: {"values": sample.values.tolist(), "levels": list(sample.levels or ()),
+        "benchmarks": {bench: {system: {"values": plotted(sample).values.tolist(), "levels": list(sample.levels or ()),
                                         "unit": sample.unit, "lower_is_better": sample.lower_is_better,
                                         "name": sample.name, "source": sample.source,
                                         "metadata": to_jsonable(sample.metadata)}

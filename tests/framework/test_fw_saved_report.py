@@ -173,3 +173,80 @@ def test_perfrigor_render_writes_what_the_analysis_wrote(tmp_path, capsys):
     assert Path(tmp_path / "report.html").read_text().startswith("<!DOCTYPE html>")
     assert main(["render", str(old)]) == 2
     assert "old.txt: not a saved perfrigor report" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- a plugin drawing from functions; big samples
+
+
+@attrs.frozen(kw_only=True)
+class KernelDensity(pr.Result):
+    """A third party's result that draws from plain functions (the drawing module's own example)."""
+
+    bandwidth: float
+
+    def plot_layers(self, sample):
+        from scipy import stats
+
+        x = np.asarray(sample, dtype=float).ravel()
+        kde = stats.gaussian_kde(x[:: max(1, x.size // 500)], self.bandwidth)
+        return [pr.drawing.Density(kde, "kernel density", span=(x.min(), np.inf)),
+                pr.drawing.RunOrderLine(lambda i: x.mean() + 0.001 * np.sin(np.asarray(i, dtype=float)), "wave"),
+                pr.drawing.Interval(float(x.mean()), np.nan, np.inf, "mean, no interval"),
+                pr.drawing.Marks([np.median(x), np.nan], "median")]
+
+
+@attrs.define
+class Kde(pr.Estimator):
+    """A kernel density estimate (a third party's estimator)."""
+
+    name = "kde"
+
+    def estimate(self, sample):
+        pr.as_sample(sample)
+        return KernelDensity(bandwidth=0.3)
+
+
+def _live_and_saved(report: pr.Report) -> tuple[pr.Report, dict]:
+    saved = json.loads(report.render("json"))  # strict JSON: NaN and infinities of the layers as null
+    with pr.registry.temporary(allow=["core"]):
+        return pr.Report.from_dict(saved), saved
+
+
+def test_a_plugins_densities_and_curves_from_functions_draw_the_same_saved():
+    """Issue 28.1's acceptance for a third party's result: a density and a run-order curve given as
+    functions, numbers that are not finite. The live report draws them as the saved one keeps them
+    (tabulated), so the HTML is the same with only the core, and the JSON is strict (it was not: NaN)."""
+    rng = np.random.default_rng(5)
+    report = pr.Pipeline([Kde(), "speedup-test"]).run(rng.lognormal(0, 0.1, 60), rng.lognormal(-0.05, 0.1, 60))
+    with pr.registry.temporary(allow=["core"]):
+        loaded, saved = _live_and_saved(report)
+        assert loaded.render("html") == report.render("html")
+        assert loaded.to_dict() == saved
+    layers = saved["benchmarks"]["benchmark"]["kde"]["baseline"]["layers"]
+    assert [layer["layer"] for layer in layers] == ["density", "run-order", "interval", "marks"]
+    assert layers[0]["span"][1] is None and layers[2]["low"] is None and layers[3]["at"][1] is None
+
+
+def test_a_large_sample_is_saved_and_drawn_as_one_fixed_subsample():
+    """A report of many runs stays small when saved: the plots, live and saved, draw the same fixed
+    subsample of at most PLOTTED_VALUES values (balanced for a hierarchy), its runs where they were
+    measured; the summaries and results come from every value."""
+    limit = pr.drawing.PLOTTED_VALUES
+    rng = np.random.default_rng(6)
+    flat = pr.Sample(rng.lognormal(0, 0.1, 3 * limit))
+    nested = pr.Sample(rng.lognormal(-0.05, 0.1, (3, 4, limit // 4)), levels=("build", "invocation", "iteration"))
+    report = pr.Pipeline([Kde(), "mean-ci"]).run(pr.Suite({"big": {"flat": flat, "nested": nested}}))
+    loaded, saved = _live_and_saved(report)
+    values = {s: np.asarray(d["values"]) for s, d in saved["data"]["benchmarks"]["big"].items()}
+    assert values["flat"].shape == (limit,) and values["nested"].shape == (3, 4, limit // 4 // 3)
+    assert np.isin(values["flat"], flat.flat).all() and np.isin(values["nested"], nested.flat).all()
+    assert saved["inputs"]["big"]["flat"]["n"] == 3 * limit  # what was measured, all of it
+    run_order = saved["benchmarks"]["big"]["kde"]["flat"]["layers"][1]["values"]["x"]
+    assert len(run_order) == limit and run_order == sorted(run_order) and run_order[-1] < 3 * limit
+    with pr.registry.temporary(allow=["core"]):
+        html = loaded.render("html")
+        assert html == report.render("html")
+    assert f"Drawn: a fixed subsample, {limit:,} of the {3 * limit:,} runs of flat" in html
+    assert pr.drawing.plotted(loaded.data["big"]["flat"]) is loaded.data["big"]["flat"]  # drawn again: the same
+    again = report.render("json")
+    assert json.loads(again) == saved  # the subsample is fixed
