@@ -390,12 +390,10 @@ def _executor(args: argparse.Namespace, benchmarks: int) -> Iterator[cf.Executor
 
 
 def _timeout(args: argparse.Namespace) -> float | None:
-    """--timeout in seconds; None for none, and for one beyond what a wait can express (1e308, inf: no limit)."""
+    """--timeout in seconds, None for none (one beyond any wait, 1e308 or inf, is none too: the scheduler)."""
     timeout = getattr(args, "timeout", None)
     if timeout is not None and not timeout > 0:
         raise UsageError(f"--timeout {timeout}: give a number of seconds > 0")
-    if timeout is not None and timeout >= threading.TIMEOUT_MAX:  # about 292 years
-        return None
     return timeout
 
 

@@ -20,6 +20,7 @@ import concurrent.futures as cf
 import contextlib
 import inspect
 import os
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -102,6 +103,8 @@ class Scheduler:
         if not (executor is None or executor in ("serial", "process") or isinstance(executor, cf.Executor)):
             raise ConfigError(f"executor must be a concurrent.futures.Executor, 'serial' or 'process', "
                               f"got {executor!r}")
+        if timeout is not None and timeout >= threading.TIMEOUT_MAX:  # beyond any wait (1e308, inf): no limit
+            timeout = None
         self.executor, self.batch_size, self.timeout, self.revise = executor, batch_size, timeout, revise
 
     def run(self, steps: Sequence[Any], suite: Suite, baseline: str, candidate: str | None) -> Outcome:

@@ -291,6 +291,14 @@ def test_a_timeout_without_an_executor_applies_too():
     assert len(report.benchmarks) == 2 and not report.errors
 
 
+@pytest.mark.parametrize("executor", [None, "process"])
+@pytest.mark.parametrize("seconds", [1e308, float("inf")])
+def test_a_timeout_beyond_any_wait_is_no_limit_in_python_too(executor, seconds):
+    """The command line took --timeout 1e308 as no limit, Pipeline.run raised OverflowError (a bug's exit)."""
+    report = pr.Pipeline([faulty.Sleeps(seconds=0.0)]).run(suite(2), executor=executor, timeout=seconds)
+    assert len(report.benchmarks) == 2 and not report.errors
+
+
 def test_cli_timeout_must_be_positive(files, capsys):
     _, old, new = files
     one_error_line(*run(capsys, "compare", old, new, "--jobs", "2", "--timeout", "0")[::2], "--timeout")
