@@ -433,6 +433,8 @@ def _output(args: argparse.Namespace) -> str | None:
 
 def _check_output(args: argparse.Namespace) -> None:
     """Refuse a bad ``-o`` target before the analysis, not after it (see :func:`_check_target`)."""
+    if getattr(args, "output", None) == "":  # e.g. -o "$UNSET": not standard output in silence
+        raise UsageError("-o '': give a file name, or -o - for standard output")
     output = _output(args)
     if output:
         _check_target("-o", output, _input_paths(args), "the report")
@@ -718,7 +720,7 @@ def cmd_describe(args: argparse.Namespace, stdout) -> int:
     fmt = _format(args)
     renderer = registry.renderer(fmt)
     _render_options(args, fmt)
-    if args.plot:  # fail before the work, not after it
+    if args.plot is not None:  # fail before the work, not after it
         if Path(args.plot).suffix.lower() not in PLOT_SUFFIXES:
             raise UsageError(f"--plot {args.plot}: give a .png, .svg or .pdf file name")
         _check_target("--plot", args.plot, _input_paths(args), "the picture")

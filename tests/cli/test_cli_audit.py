@@ -212,6 +212,12 @@ def test_dash_means_standard_output_and_a_device_gets_a_message_saying_so(cfg, c
                 "-o -")
 
 
+def test_an_empty_output_or_plot_name_is_refused_not_ignored(cfg, capsys):
+    """-o "$UNSET" printed the report on standard output, --plot "" drew nothing, both in silence."""
+    usage_error(*run(capsys, "describe", str(cfg / "a.txt"), "-o", "")[::2], "-o ''", "-o -")
+    usage_error(*run(capsys, "describe", str(cfg / "a.txt"), "--plot", "")[::2], "--plot")
+
+
 # ---------------------------------------------------------------- item 7: --timeout applies without --jobs
 
 
