@@ -65,3 +65,16 @@ def test_html_shows_a_line_break_in_a_name_as_an_escape(report):
     page = pr.registry.get_registry().renderer("html").render(report, plots=False)
     assert "<b>x</b>" not in page and "&lt;b&gt;x&lt;/b&gt;" in page
     assert "fake\\n  evil" in page and "fake\n" not in page
+
+
+def test_a_dollar_in_a_name_is_drawn_as_written_not_as_tex():
+    """matplotlib reads "$...$" as TeX: a name "$\\foo$" crashed the HTML report (an internal error), and
+    "price $5 vs $6" was drawn as math without its dollars."""
+    pytest.importorskip("matplotlib")
+    rng = np.random.default_rng(4)
+    names = ["$\\foo$ bad", "price $5 vs $6"]
+    suite = pr.Suite({name: {"old $\\bar$": rng.lognormal(0, 0.1, 20), "new": rng.lognormal(-0.1, 0.1, 20)}
+                      for name in names})
+    page = pr.pipeline("speedup-test").run(suite).render("html")
+    plots = page.split("<svg", 1)[1]
+    assert "price $5 vs $6" in plots and "$\\foo$ bad" in plots and "old $\\bar$" in plots
