@@ -57,7 +57,7 @@ class StoredResult:
     def __getattr__(self, name: str) -> Any:  # only for names the base does not have
         saved = object.__getattribute__(self, "saved")
         if not name.startswith("_") and name in saved:
-            return saved[name]
+            return _value(saved[name])  # a result inside it rebuilt, as the base's fields are
         raise AttributeError(f"{type(self).__name__} (saved) has no attribute {name!r}")
 
     @classmethod
@@ -101,7 +101,7 @@ def _is_result(value: Any) -> bool:
     return isinstance(value, Mapping) and {"type", "description", "warnings"} <= value.keys()
 
 
-def _value(value: Any, known: Mapping[str, type[Result]]) -> Any:
+def _value(value: Any, known: Mapping[str, type[Result]] | None = None) -> Any:
     """A saved field's value: results inside it rebuilt, the rest as JSON gives it."""
     if _is_result(value):
         return result_from_dict(value, known)

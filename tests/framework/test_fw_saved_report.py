@@ -250,3 +250,45 @@ def test_a_large_sample_is_saved_and_drawn_as_one_fixed_subsample():
     assert pr.drawing.plotted(loaded.data["big"]["flat"]) is loaded.data["big"]["flat"]  # drawn again: the same
     again = report.render("json")
     assert json.loads(again) == saved  # the subsample is fixed
+
+
+@attrs.frozen(kw_only=True)
+class JuryVerdict(pr.Verdict):
+    """A third party's verdict type, holding a result of its own beyond the base's fields."""
+
+    votes: tuple = ()
+    inner: pr.Result | None = None
+
+    def describe(self) -> str:
+        return f"the jury says {self.outcome} ({sum(self.votes)} votes)"
+
+
+@attrs.define
+class Jury(pr.Comparator):
+    """A third party's comparator that gives verdicts."""
+
+    name = "jury"
+
+    def compare(self, baseline, candidate):
+        old, new = pr.as_sample(baseline, "baseline"), pr.as_sample(candidate, "candidate")
+        s = float(np.median(old.flat) / np.median(new.flat))
+        inner = pr.Estimate(estimate=s, ci_low=0.9 * s, ci_high=1.1 * s, confidence=0.95)
+        return JuryVerdict(outcome="slower" if s < 0.95 else "faster" if s > 1.05 else "same", speedup=s,
+                           ci_low=0.9 * s, ci_high=1.1 * s, confidence=0.95, method="jury", reasons=("votes",),
+                           votes=(1, 2), inner=inner, details={"inner": inner})
+
+
+def test_a_plugins_verdict_type_is_a_verdict_saved_with_its_own_results_rebuilt():
+    rng = np.random.default_rng(8)
+    suite = pr.Suite({f"b{i}": {"old": rng.lognormal(0, 0.1, 30), "new": rng.lognormal(0.1 * i, 0.1, 30)}
+                      for i in range(3)})
+    report = pr.Pipeline(["speedup-test", Jury()]).run(suite)
+    loaded, saved = _live_and_saved(report)
+    with pr.registry.temporary(allow=["core"]):
+        for fmt in FORMATS:
+            assert loaded.render(fmt) == report.render(fmt), fmt
+    verdict = loaded.verdicts["b2"]
+    assert isinstance(verdict, pr.Verdict) and isinstance(verdict, StoredResult) and verdict.outcome == "slower"
+    assert loaded.regressions() == report.regressions() and loaded.regressions()
+    assert verdict.inner == report.verdicts["b2"].inner  # a result beyond the base's fields: rebuilt too
+    assert verdict.details["inner"] == report.verdicts["b2"].inner and verdict.votes == [1, 2]
