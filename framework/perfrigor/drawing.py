@@ -70,6 +70,11 @@ class Normals:
     means: tuple[float, ...] = attrs.field(converter=_floats)
     sds: tuple[float, ...] = attrs.field(converter=_floats)
 
+    def __attrs_post_init__(self) -> None:
+        if not len(self.weights) == len(self.means) == len(self.sds) >= 1:
+            raise ValueError(f"Normals: {len(self.weights)} weights, {len(self.means)} means and {len(self.sds)} sds; "
+                             "one or more of each, as many")
+
     def components(self, x: Any) -> np.ndarray:
         """Each weighted normal density at ``x``, shape ``x.shape + (K,)``."""
         z = (np.asarray(x, dtype=float)[..., None] - np.asarray(self.means)) / np.asarray(self.sds)
@@ -99,6 +104,11 @@ class Tabulated:
 
     x: np.ndarray = attrs.field(converter=lambda v: _float_array(v))
     y: np.ndarray = attrs.field(converter=lambda v: _float_array(v))
+
+    def __attrs_post_init__(self) -> None:
+        if self.x.ndim != 1 or not self.x.size or self.y.ndim not in (1, 2) or self.y.shape[0] != self.x.size:
+            raise ValueError(f"Tabulated: points x of shape {self.x.shape} and values y of shape {self.y.shape}; "
+                             "y needs one row per point")
 
     def __call__(self, at: Any) -> np.ndarray:
         at = np.asarray(at, dtype=float)
@@ -317,7 +327,8 @@ def layer_from_dict(data: Mapping[str, Any]) -> Layer:
     if kind == "marks":
         return Marks(data["at"], data["label"])
     if kind == "interval":  # (a bound of None: none)
-        return Interval(_number(data["estimate"]), data["low"], data["high"], data["label"])
+        low, high = (None if data[k] is None else float(data[k]) for k in ("low", "high"))
+        return Interval(_number(data["estimate"]), low, high, data["label"])
     if kind == "level-variances":
         return LevelVariances(data["levels"], data["variances"], data["label"])
     if kind == "run-order":
