@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from . import display, drawing, progress, units
+from . import display, drawing, progress, textsafe, units
 from .commands import Command, CommandContext
 from .component import (
     BenchmarkJob,
@@ -92,5 +92,5 @@ __all__ = [
     "choice_param", "components", "conclusion", "confidence_param", "display", "drawing", "float_param", "get",
     "hierarchy", "progress", "hookimpl", "int_param", "pair_key", "pipeline", "random_state_param",
     "read", "Reader", "Renderer", "resampling", "stats", "units", "ReaderOption", "parse_number",
-    "ReportWarning", "StepError", "StepSkip", "RatioComparison", "load_report",
+    "ReportWarning", "StepError", "StepSkip", "RatioComparison", "load_report", "textsafe",
 ]

@@ -38,7 +38,7 @@ from .readers import read
 from .registry import get_registry
 from .report import Report, check_render_options, judge, load_report
 from .results import to_jsonable
-from .textsafe import encodable, terminal_safe
+from .textsafe import terminal_safe
 
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 #: the shell's codes for a run stopped by SIGINT (Ctrl-C) and by SIGTERM: 128 + the signal
@@ -403,7 +403,9 @@ regressions = Report.regressions
 
 def _emit(text: str, args: argparse.Namespace, fmt: str, stdout) -> None:
     output = _output(args)
-    text = encodable(text)  # a plugin renderer's too: a lone surrogate from a JSON name cannot be written
+    # a plugin renderer's too: no control sequence or bidirectional override from a name reaches a terminal,
+    # and a lone surrogate from a JSON name (which UTF-8 cannot write) is shown escaped
+    text = terminal_safe(text)
     if output:
         try:
             write_atomically(Path(output).resolve(), text)

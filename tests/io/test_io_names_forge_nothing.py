@@ -78,3 +78,29 @@ def test_a_dollar_in_a_name_is_drawn_as_written_not_as_tex():
     page = pr.pipeline("speedup-test").run(suite).render("html")
     plots = page.split("<svg", 1)[1]
     assert "price $5 vs $6" in plots and "$\\foo$ bad" in plots and "old $\\bar$" in plots
+
+
+def test_the_speedup_test_tools_files_keep_a_name_on_its_line():
+    """The plugin formats too: the .warning text put a name's line break into the file (a forged line)."""
+    rng = np.random.default_rng(5)
+    suite = pr.Suite({FORGED_ROW: {"old": rng.normal(10.0, 0.5, 12), "new": rng.normal(10.0, 0.5, 12)}})
+    report = pr.pipeline("speedup-test").run(suite)
+    warning = _render(report, "speedup-test-warning")
+    assert "Benchmark fake\\n  evil" in warning and not any(line.lstrip().startswith("evil")
+                                                            for line in warning.splitlines())
+
+
+def test_the_command_line_lets_no_control_sequence_of_a_plugin_renderer_through(tmp_path, capsys):
+    """Whatever a plugin's renderer writes, the command line shows control characters and bidirectional
+    overrides from names as escapes (as the built-in formats do), on standard output and in -o files."""
+    from perfrigor.cli import main
+
+    data = tmp_path / "s.json"
+    data.write_text('{"\\u001b[2Jwiped\\r\\u202eevil": {"old": [10, 11, 10.5, 10.2, 9.9, 10.1], '
+                    '"new": [10, 11.1, 10.4, 10.3, 9.8, 10.1]}}')
+    assert main(["run", "--pipeline", "speedup-test", str(data), "--format", "speedup-test-out"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\r" not in out and "\u202e" not in out and "\\x1b[2Jwiped\\x0d\\u202eevil" in out
+    assert main(["run", "--pipeline", "speedup-test", str(data), "-f", "speedup-test-out", "-o",
+                 str(tmp_path / "r.out")]) == 0
+    assert "\x1b" not in (tmp_path / "r.out").read_text()
