@@ -88,7 +88,8 @@ class Scheduler:
     ``batch_size``: benchmarks per task (default 256 in the calling process, else about an
     eighth of the suite, at most 64). ``timeout``: seconds to wait for one task; a task past
     it, or a dead worker, is an ExecutionError (with no executor the tasks then run in one
-    worker process, which can be stopped, as ``perfrigor --timeout`` without ``--jobs``). ``revise=False`` skips
+    worker process, which can be stopped, as ``perfrigor --timeout`` without ``--jobs``;
+    "serial" and a timeout are refused). ``revise=False`` skips
     ``Component.revise`` (benchmarks that are independent replicates of one experiment).
     """
 
@@ -105,6 +106,9 @@ class Scheduler:
                               f"got {executor!r}")
         if timeout is not None and timeout >= threading.TIMEOUT_MAX:  # beyond any wait (1e308, inf): no limit
             timeout = None
+        if executor == "serial" and timeout is not None:
+            raise ConfigError("a timeout needs tasks that can be stopped, and executor='serial' runs them in the "
+                              "calling thread: leave the executor out (one worker process) or give 'process'")
         self.executor, self.batch_size, self.timeout, self.revise = executor, batch_size, timeout, revise
 
     def run(self, steps: Sequence[Any], suite: Suite, baseline: str, candidate: str | None) -> Outcome:

@@ -289,6 +289,8 @@ def test_a_timeout_without_an_executor_applies_too():
     assert time.monotonic() - start < 20
     report = pr.Pipeline([faulty.Sleeps(seconds=0.0)]).run(suite(2), timeout=60)
     assert len(report.benchmarks) == 2 and not report.errors
+    with pytest.raises(pr.ConfigError, match="executor='serial' runs them in the calling thread"):
+        pipeline.run(suite(2), executor="serial", timeout=0.5)
 
 
 @pytest.mark.parametrize("executor", [None, "process"])
