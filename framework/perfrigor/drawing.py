@@ -58,6 +58,10 @@ def _floats(values: Any) -> tuple[float, ...]:
     return tuple(_number(v) for v in values)
 
 
+#: a layer's label is a legend entry: text (a plugin's mistake shows when the layer is made, not when drawn)
+_text = attrs.validators.instance_of(str)
+
+
 @attrs.frozen
 class Normals:
     """Weighted normal densities as data: ``sum_k weights[k] N(means[k], sds[k])`` (e.g. a fitted mixture).
@@ -129,7 +133,7 @@ class Density:
     """
 
     pdf: Curve
-    label: str
+    label: str = attrs.field(validator=_text)
     components: Curve | None = None
     cdf: Curve | None = None
     span: tuple[float, float] | None = None
@@ -150,7 +154,7 @@ class Marks:
     """Points on the measurement axis (e.g. the modes of a density), drawn as markers."""
 
     at: tuple[float, ...] = attrs.field(converter=_floats)
-    label: str
+    label: str = attrs.field(validator=_text)
 
 
 @attrs.frozen
@@ -160,7 +164,7 @@ class Interval:
     estimate: float
     low: float | None
     high: float | None
-    label: str
+    label: str = attrs.field(validator=_text)
 
 
 @attrs.frozen
@@ -169,7 +173,7 @@ class LevelVariances:
 
     levels: tuple[str, ...] = attrs.field(converter=tuple)
     variances: tuple[float, ...] = attrs.field(converter=_floats)
-    label: str = "variance per level"
+    label: str = attrs.field(default="variance per level", validator=_text)
 
     def __attrs_post_init__(self) -> None:
         if len(self.levels) != len(self.variances):
@@ -181,7 +185,7 @@ class RunOrderLine:
     """A curve over run order (``values(index)``, index 0..n-1 of the flattened sample), e.g. a trend."""
 
     values: Curve
-    label: str
+    label: str = attrs.field(validator=_text)
 
 
 Layer = Density | Marks | Interval | LevelVariances | RunOrderLine

@@ -322,6 +322,7 @@ def _damage(saved: dict, part: str) -> None:
         "normals of unequal lengths": lambda: layers[0]["normals"].update(weights=[]),
         "layers a number": lambda: bench["gmm"]["baseline"].update(layers=5),
         "the version true": lambda: saved.update(perfrigor_report=True),
+        "a layer's label an object": lambda: layers[0].update(label={"a": 1}),
     }
     damage[part]()
 
@@ -330,7 +331,8 @@ def _damage(saved: dict, part: str) -> None:
                                   "warnings a string", "inputs a list", "a step id an object", "a level name null",
                                   "a mean an object", "a shape of another size", "a shape beyond any",
                                   "a shape not numbers", "a layer of no kind", "a layer's span empty",
-                                  "normals of unequal lengths", "layers a number", "the version true"])
+                                  "normals of unequal lengths", "layers a number", "the version true",
+                                  "a layer's label an object"])
 def test_a_damaged_saved_report_is_one_data_error_not_a_crash(reports, tmp_path, part):
     """Found by mutating saved reports (2,000 mutations of six reports, every format): a saved report is a
     file, and a damaged one is refused when it is read, in one line naming what is wrong, not a crash
@@ -349,3 +351,13 @@ def test_a_saved_report_nested_too_deeply_is_one_data_error(tmp_path):
     path.write_text('{"perfrigor_report": 1, "x": ' + "[" * 100_000 + "]" * 100_000 + "}")
     with pytest.raises(pr.DataError, match="deep.json: not a saved perfrigor report .JSON nested too deeply"):
         pr.load_report(path)
+
+
+def test_a_plugins_result_read_by_duck_typing_renders_whatever_its_attributes_hold(reports):
+    """The step tables read ``pvalue`` of any result by name: a plugin's (live or stored) holding a list
+    there crashed the text report (float() of a list)."""
+    saved = json.loads(reports["default"].render("json"))
+    saved["benchmarks"]["b1"]["gmm"]["old"]["pvalue"] = [1, 2]
+    with pr.registry.temporary(allow=["core"]):
+        text = pr.Report.from_dict(saved).render("text")
+    assert "[1, 2]" in text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Mapping
 from typing import Any
 
@@ -34,6 +35,8 @@ def fmt(value: Any, digits: int = 4) -> str:
 def fmt_p(p: Any) -> str:
     if p is None:
         return "-"
+    if isinstance(p, bool) or not isinstance(p, numbers.Real):  # a plugin's result may hold anything there
+        return fmt(p)
     p = float(p)
     return "< 1e-16" if p < 1e-16 else f"{p:.3g}"
 
