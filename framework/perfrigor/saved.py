@@ -277,8 +277,8 @@ def record_from_dict(cls: type, data: Any, what: str) -> Any:
 
 
 def check_drawn(suite: Suite, inputs: Mapping[str, Any]) -> None:
-    """DataError when the measurements kept do not match the shape the inputs summary gives (the plots
-    place each run kept by it: ``perfrigor.drawing.plotted_runs``)."""
+    """DataError when the measurements kept are neither all of them nor the drawn subsample of the shape
+    the inputs summary gives (the plots place each run drawn by it: ``perfrigor.drawing.plotted_runs``)."""
     for bench, systems in suite.data.items():
         for system, sample in systems.items():
             shape = (inputs.get(bench) or {}).get(system, {}).get("shape")
@@ -294,7 +294,7 @@ def check_drawn(suite: Suite, inputs: Mapping[str, Any]) -> None:
                 raise DataError(f"the inputs of {bench!r}, {system!r}: shape {_shown(shape)} is not one of "
                                 "measurements") from None
             drawn = tuple(shape) if index is None else tuple(len(i) for i in index)
-            if drawn != sample.shape:
+            if sample.shape not in (drawn, tuple(shape)):  # (every value: a report saved before the subsample)
                 raise DataError(f"the measurements of {bench!r}, {system!r} have shape {sample.shape}, where "
                                 f"the inputs' shape {tuple(shape)} has {drawn} drawn")
 

@@ -7,6 +7,7 @@ Markdown and HTML (with plots) must equal the live rendering, character for char
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
@@ -250,6 +251,10 @@ def test_a_large_sample_is_saved_and_drawn_as_one_fixed_subsample():
     assert pr.drawing.plotted(loaded.data["big"]["flat"]) is loaded.data["big"]["flat"]  # drawn again: the same
     again = report.render("json")
     assert json.loads(again) == saved  # the subsample is fixed
+    every = copy.deepcopy(saved)  # a report saved with every value (before the subsample) draws the same
+    every["data"]["benchmarks"]["big"]["flat"]["values"] = flat.values.tolist()
+    with pr.registry.temporary(allow=["core"]):
+        assert pr.Report.from_dict(every).render("html") == html
 
 
 @attrs.frozen(kw_only=True)
