@@ -1,4 +1,4 @@
-"""Abstract components: Estimator, Test, Comparator.
+"""Abstract components: Estimator, Test, Comparator, Detector.
 
 A component is an attrs class whose fields are its parameters (typed, with
 validators), plus a class attribute ``name`` under which the registry knows it.
@@ -298,7 +298,28 @@ class Comparator(Component):
         return self.compare(suite.system(baseline), suite.system(candidate))
 
 
-KINDS: dict[str, type[Component]] = {"estimator": Estimator, "test": Test, "comparator": Comparator}
+@attrs.define(repr=False)
+class Detector(Component):
+    """Finds changes along a history of commits: ``detect(history) -> result``.
+
+    ``history``: a :class:`perfrigor.History`, or anything ``perfrigor.as_history`` takes (an
+    array ``(commits, runs)``, ``{benchmark: array}``, a Suite whose systems are commits).
+    Detectors work on whole histories (``perfrigor history``), not as pipeline steps.
+    """
+
+    kind: ClassVar[str] = "detector"
+    scope: ClassVar[str] = "suite"
+
+    def detect(self, history: Any) -> Result:
+        raise NotImplementedError
+
+    def check_steps(self, step_id: str, earlier: Sequence[Any]) -> None:
+        raise ConfigError(f"step {step_id!r}: {self.name} is a detector: it analyses a history of commits "
+                          "(perfrigor history, or .detect(history)), not a pipeline's samples")
+
+
+KINDS: dict[str, type[Component]] = {"estimator": Estimator, "test": Test, "comparator": Comparator,
+                                     "detector": Detector}
 SCOPES = ("benchmark", "suite")
 ESTIMATE_KINDS = ("speedup", "probability", "gain", "other")
 

@@ -39,7 +39,8 @@ import numpy as np
 from .results import to_jsonable
 
 __all__ = ["PLOTTED_VALUES", "Density", "Interval", "Layer", "LevelVariances", "Marks", "Normals", "RunOrderLine",
-           "Tabulated", "layer_from_dict", "layer_to_dict", "layers", "plotted", "plotted_runs"]
+           "RunOrderMarks", "RunOrderSpans", "Tabulated", "layer_from_dict", "layer_to_dict", "layers", "plotted",
+           "plotted_runs"]
 
 Curve = Callable[[np.ndarray], np.ndarray]
 
@@ -188,8 +189,27 @@ class RunOrderLine:
     label: str = attrs.field(validator=_text)
 
 
-Layer = Density | Marks | Interval | LevelVariances | RunOrderLine
-LAYER_TYPES = (Density, Marks, Interval, LevelVariances, RunOrderLine)
+@attrs.frozen
+class RunOrderSpans:
+    """Ranges of run order ``[start, end)`` (indices of the flattened sample) to shade, e.g. a
+    warm-up; ``hatched`` for ranges that are worse than shaded (e.g. no steady state)."""
+
+    spans: tuple[tuple[int, int], ...] = attrs.field(converter=lambda v: tuple((int(a), int(b)) for a, b in v))
+    label: str = attrs.field(validator=_text)
+    hatched: bool = False
+
+
+@attrs.frozen
+class RunOrderMarks:
+    """Positions in run order to mark with a vertical line (e.g. where a steady state starts)."""
+
+    at: tuple[int, ...] = attrs.field(converter=lambda v: tuple(int(a) for a in v))
+    label: str = attrs.field(validator=_text)
+
+
+Layer = Density | Marks | Interval | LevelVariances | RunOrderLine | RunOrderSpans | RunOrderMarks
+LAYER_TYPES = (Density, Marks, Interval, LevelVariances, RunOrderLine, RunOrderSpans, RunOrderMarks)
+RUN_ORDER_TYPES = (RunOrderLine, RunOrderSpans, RunOrderMarks)
 
 
 def layers(result: Any, sample: Any) -> list[Layer]:
@@ -207,7 +227,8 @@ def layers(result: Any, sample: Any) -> list[Layer]:
     bad = [type(x).__name__ for x in found if not isinstance(x, LAYER_TYPES)]
     if bad:
         raise TypeError(f"{type(result).__name__}.plot_layers returned {', '.join(bad)}: expected layers of "
-                        "perfrigor.drawing (Density, Marks, Interval, LevelVariances, RunOrderLine)")
+                        "perfrigor.drawing (Density, Marks, Interval, LevelVariances, RunOrderLine, RunOrderSpans, "
+                        "RunOrderMarks)")
     return [layer_from_dict(layer_to_dict(layer, sample)) for layer in found]
 
 
@@ -311,6 +332,11 @@ def _layer_data(layer: Layer, sample: Any) -> dict[str, Any]:
     if isinstance(layer, RunOrderLine):  # at the runs the plot draws (:func:`plotted_runs`): exactly
         runs = plotted_runs(np.shape(np.asarray(sample))).astype(float)
         return {"layer": "run-order", "values": _tabulate(layer.values, runs), "label": layer.label}
+    if isinstance(layer, RunOrderSpans):
+        return {"layer": "run-order-spans", "spans": [list(s) for s in layer.spans], "label": layer.label,
+                "hatched": layer.hatched}
+    if isinstance(layer, RunOrderMarks):
+        return {"layer": "run-order-marks", "at": list(layer.at), "label": layer.label}
     raise TypeError(f"not a drawing layer: {type(layer).__name__}")
 
 
@@ -337,4 +363,8 @@ def layer_from_dict(data: Mapping[str, Any]) -> Layer:
         return LevelVariances(data["levels"], data["variances"], data["label"])
     if kind == "run-order":
         return RunOrderLine(_curve(data["values"]), data["label"])
+    if kind == "run-order-spans":
+        return RunOrderSpans(data["spans"], data["label"], bool(data.get("hatched")))
+    if kind == "run-order-marks":
+        return RunOrderMarks(data["at"], data["label"])
     raise ValueError(f"unknown drawing layer {kind!r}")

@@ -20,8 +20,9 @@ hookimpl = pluggy.HookimplMarker(PROJECT)
 
 
 @hookspec
-def perfrigor_components() -> list[type]:
-    """Component classes (subclasses of Estimator, Test or Comparator), each with a ``name``."""
+def perfrigor_components() -> list[Any]:
+    """Component classes (subclasses of Estimator, Test or Comparator), each with a ``name``, or
+    :class:`perfrigor.LazyComponent` records naming them without importing them."""
 
 
 @hookspec

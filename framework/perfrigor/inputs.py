@@ -140,8 +140,11 @@ def _join(inputs: Sequence[Any], items: list[Any], systems: list[str], joined: l
     sources = [str(o) if is_path(o) else (getattr(i, "source", None) or "?") for o, i in zip(inputs, items,
                                                                                            strict=True)]
     source = ", ".join(sources)
+    excluded = {b: why for i in items if isinstance(i, Suite) for b, why in i.excluded.items()}
     if len(items) == 2:
-        return Suite.from_pairs(per_input[0], per_input[1], names=(systems[0], systems[1]), info=info, source=source)
+        excluded = {b: why for b, why in excluded.items() if b not in per_input[0] or b not in per_input[1]}
+        return Suite.from_pairs(per_input[0], per_input[1], names=(systems[0], systems[1]), info=info, source=source,
+                                excluded=excluded)
     common = [b for b in per_input[0] if all(b in m for m in per_input[1:])]
     if not common:
         raise DataError(f"{source}: no benchmark is in every input ("
@@ -150,7 +153,8 @@ def _join(inputs: Sequence[Any], items: list[Any], systems: list[str], joined: l
     only_in = {s: [b for b in m if b not in common] for s, m in zip(systems, per_input, strict=True)}
     data = {b: {s: m[b] for s, m in zip(systems, per_input, strict=True)} for b in common}
     return Suite(data, systems=tuple(systems), info={b: i for b, i in info.items() if b in data}, source=source,
-                 only_in={s: b for s, b in only_in.items() if b})
+                 only_in={s: b for s, b in only_in.items() if b},
+                 excluded={b: why for b, why in excluded.items() if b not in data})
 
 
 def data_files(folder: Path) -> list[Path]:

@@ -271,6 +271,7 @@ class Pipeline:
             source=suite.source,
             skipped=outcome.skipped,
             only_in=dict(suite.only_in),
+            excluded=dict(suite.excluded),
             data=suite,
             not_compared=self._not_compared(suite, baseline, candidate),
         )

@@ -87,6 +87,8 @@ class Report:
     data: Any = attrs.field(default=None, repr=False)
     #: systems of the data that no pair step compared (three or more systems), ``{system: why}``
     not_compared: Mapping[str, str] = attrs.field(factory=dict)
+    #: benchmarks of the input with nothing to compare (``Suite.excluded``), ``{benchmark: why}``
+    excluded: Mapping[str, str] = attrs.field(factory=dict)
 
     @property
     def benchmarks(self) -> list[str]:
@@ -225,6 +227,7 @@ class Report:
             "skipped": [s.to_dict() for s in self.skipped],
             "only_in": {s: list(b) for s, b in self.only_in.items()},
             "not_compared": dict(self.not_compared),
+            "excluded": dict(self.excluded),
             "data": None if self.data is None else suite_to_dict(self.data),
         }
 
@@ -321,7 +324,9 @@ def _report_from_dict(data: Mapping[str, Any]) -> Report:
                           for step, results in steps.items()}
                   for bench, steps in data["benchmarks"].items()}
     only_in = {s: list(b) for s, b in (data.get("only_in") or {}).items()}
-    suite = None if data.get("data") is None else suite_from_dict(data["data"], data.get("source"), only_in)
+    excluded = {str(b): str(why) for b, why in (data.get("excluded") or {}).items()}
+    suite = (None if data.get("data") is None
+             else suite_from_dict(data["data"], data.get("source"), only_in, excluded))
     if suite is not None:
         check_drawn(suite, data["inputs"])
     return Report(
@@ -338,14 +343,21 @@ def _report_from_dict(data: Mapping[str, Any]) -> Report:
         only_in=only_in,
         data=suite,
         not_compared=dict(data.get("not_compared") or {}),
+        excluded=excluded,
     )
 
 
 def judge(report: Report) -> tuple[list[str], int]:
     """``report.regressions()``, and how many verdicts or two-sided comparisons could have shown one."""
+    found, judged = findings(report)
+    return [line for _, line in found], judged
+
+
+def findings(report: Report) -> tuple[list[tuple[str | None, str]], int]:
+    """:func:`judge` with each regression's benchmark: ``([(benchmark or None for the suite, line)], judged)``."""
     verdicts = report.verdicts
     if verdicts:
-        found = [f"{bench}: {v.describe()}" for bench, v in verdicts.items() if v.outcome == "slower"]
+        found = [(bench, f"{bench}: {v.describe()}") for bench, v in verdicts.items() if v.outcome == "slower"]
         return found, len(verdicts)
     pair = pair_key(report.baseline, report.candidate) if report.candidate else None
     found, judged = [], 0
@@ -356,7 +368,7 @@ def judge(report: Report) -> tuple[list[str], int]:
         verdict = report.conclusion(step_id, res)
         judged += not (step is not None and step.one_sided) and verdict in ("faster", "slower", "no change")
         if verdict == "slower":
-            found.append(f"{bench or 'suite'}: {step_id}: {res.describe()}")
+            found.append((bench, f"{bench or 'suite'}: {step_id}: {res.describe()}"))
     return found, judged
 
 

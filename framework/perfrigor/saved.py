@@ -235,7 +235,7 @@ LAYOUT: dict[str, Any] = {
     "benchmarks": Mapping[str, Mapping[str, Mapping[str, Mapping[str, Any]]]],
     "suite": Mapping[str, Mapping[str, Any]],
     "errors": tuple[Mapping[str, Any], ...], "skipped": tuple[Mapping[str, Any], ...],
-    "only_in": Mapping[str, tuple[str, ...]], "not_compared": Mapping[str, str],
+    "only_in": Mapping[str, tuple[str, ...]], "not_compared": Mapping[str, str], "excluded": Mapping[str, str],
     "data": Mapping[str, Any] | None,
 }
 #: what the inputs summary of each benchmark and system holds (``Sample.summary()``)
@@ -244,7 +244,7 @@ SUMMARY: dict[str, Any] = {
     "mean": float | None, "median": float | None, "sd": float | None, "min": float | None, "max": float | None,
     "metadata": Mapping[str, Any], "n_nonpositive": int,
 }
-_OPTIONAL = ("errors", "skipped", "only_in", "not_compared", "data", "source")
+_OPTIONAL = ("errors", "skipped", "only_in", "not_compared", "excluded", "data", "source")
 
 
 def check_layout(data: Mapping[str, Any]) -> None:
@@ -319,11 +319,13 @@ def suite_to_dict(suite: Suite) -> dict[str, Any]:
     }
 
 
-def suite_from_dict(data: Mapping[str, Any], source: str | None, only_in: Mapping[str, list[str]]) -> Suite:
+def suite_from_dict(data: Mapping[str, Any], source: str | None, only_in: Mapping[str, list[str]],
+                    excluded: Mapping[str, str] | None = None) -> Suite:
     samples = {bench: {system: Sample(np.asarray(s["values"], dtype=float), levels=tuple(s["levels"]) or None,
                                       unit=s["unit"], lower_is_better=s["lower_is_better"], name=s.get("name"),
                                       source=s.get("source"), metadata=s.get("metadata") or {})
                        for system, s in systems.items()}
                for bench, systems in data["benchmarks"].items()}
     info = {bench: BenchmarkInfo.coerce(i, bench) for bench, i in (data.get("info") or {}).items()}
-    return Suite(samples, systems=tuple(data["systems"]), info=info, source=source, only_in=only_in)
+    return Suite(samples, systems=tuple(data["systems"]), info=info, source=source, only_in=only_in,
+                 excluded=excluded or {})

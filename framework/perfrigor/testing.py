@@ -42,7 +42,16 @@ from typing import Any
 import attrs
 import numpy as np
 
-from .component import ESTIMATE_KINDS, KINDS, Comparator, Component, Estimator, Test, build
+from .component import (
+    ESTIMATE_KINDS,
+    KINDS,
+    Comparator,
+    Component,
+    Detector,
+    Estimator,
+    Test,
+    build,
+)
 from .data import Sample, Suite
 from .errors import ConfigError, DataError, did_you_mean
 from .pipelines import Pipeline
@@ -156,12 +165,15 @@ def _run(component: Component, data: Any, other: Any = None) -> Result:
         return component.test(data, other)
     if isinstance(component, Comparator):
         return component.compare(data, other)
+    if isinstance(component, Detector):  # a history: the data's top level is the commit
+        return component.detect(data)
     raise AssertionError(f"unknown kind {component.kind!r}")
 
 
 def _inputs(cls: type[Component], seed: int = SEED) -> tuple[Any, Any]:
-    """(baseline, candidate) generated data: arrays, or ``{benchmark: array}`` for suite scope."""
-    if cls.scope == "suite":
+    """(baseline, candidate) generated data: arrays, or ``{benchmark: array}`` for suite scope
+    (a detector gets one array whose top level is the commit: 40 commits of one run)."""
+    if cls.scope == "suite" and cls.kind != "detector":
         return _suite_of(cls, 0.0, seed), _suite_of(cls, 0.5, seed + 100)
     return make_data(cls, 0.0, seed), make_data(cls, 0.5, seed + 1)
 
@@ -493,6 +505,8 @@ class _Battery:
         raise AssertionError(f"min_levels = {self.cls.min_levels} but flat data is accepted")
 
     def check_pipeline(self) -> None:
+        if issubclass(self.cls, Detector):
+            raise _Skip("a detector analyses histories, not a pipeline's samples")
         comp = self._fixed()
         x, y = _inputs(self.cls)
         if self.cls.scope == "suite":

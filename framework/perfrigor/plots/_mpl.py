@@ -111,10 +111,10 @@ def save(fig: Any, path: str | Path, dpi: int = 110) -> Path:
 
 def human_axis(values: Any, unit: str) -> tuple[float, str]:
     """(divide by, axis label) for measurements in ``unit``: the display scale of perfrigor.display."""
-    from ..display import scale_for, time_factor
+    from ..display import scale_for, time_per
 
     scale = scale_for(values, unit)
-    what = "time" if time_factor(unit) is not None else "value"
+    what = "time" if time_per(unit) is not None else "value"
     return scale.factor, f"{what} ({scale.label})" if scale.label else what
 
 

@@ -25,7 +25,7 @@ import numpy as np
 
 from .. import hierarchy
 from ..display import change, percent
-from ..drawing import LevelVariances, RunOrderLine, layers, plotted, plotted_runs
+from ..drawing import RUN_ORDER_TYPES, LevelVariances, RunOrderMarks, layers, plotted, plotted_runs
 from ..errors import DataError
 from ..keys import PairKey
 from ..plots import svg
@@ -242,8 +242,8 @@ def _benchmark_plots(report, bench: str, v: Verdict | None, key: str) -> list[Bl
         f"{bench}: the measurements of {names} side by side"
         + (", with fitted densities" if any(s.layers for s in sides) else "") + drawn_note, f"{key}-dist")]
     flags = flags_of(v) if v is not None else []
-    if any(f in flags for f in _TIME_FLAGS) or any(isinstance(x, RunOrderLine) for s in sides for x in s.layers):
-        why = ", ".join(f for f in flags if f in _TIME_FLAGS) or "run-order curves"
+    if any(f in flags for f in _TIME_FLAGS) or any(isinstance(x, RUN_ORDER_TYPES) for s in sides for x in s.layers):
+        why = ", ".join(f for f in flags if f in _TIME_FLAGS) or _run_order_why(sides)
         figs.append(Figure(_svg(lambda: run_order(series, unit, f"{shortened(bench, TITLE_CHARS)}: in run order ({why})"),
                                 f"{key}-runs"),
                            f"{bench}: the measurements in the order they were taken ({why}){drawn_note}",
@@ -264,6 +264,13 @@ def _measured_shape(report, bench: str, system: str, sample: Any) -> tuple[int, 
     summary = report.inputs.get(bench, {}).get(system) if isinstance(report.inputs, dict) else None
     shape = summary.get("shape") if isinstance(summary, dict) else None
     return tuple(int(s) for s in shape) if shape else tuple(sample.shape)
+
+
+def _run_order_why(sides: list[Side]) -> str:
+    """What the results draw over run order, for the plot's title (their curves' and ranges' labels)."""
+    labels = dict.fromkeys(x.label for s in sides for x in s.layers if isinstance(x, RUN_ORDER_TYPES)
+                           and not isinstance(x, RunOrderMarks))
+    return ", ".join(labels) or "run-order curves"
 
 
 def _level_variances(sample: Any) -> list[LevelVariances]:
