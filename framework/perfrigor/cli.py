@@ -237,7 +237,7 @@ def build_parser() -> argparse.ArgumentParser:
         if rec.name in COMMANDS:
             raise ConfigError(f"plugin {rec.plugin}: command {rec.name!r} is a built-in command of perfrigor")
         command: Command = rec.obj
-        p = sub.add_parser(command.name, help=command.help, description=command.description)
+        p = sub.add_parser(command.name, help=_literal(command.help), description=command.description)
         if command.add_arguments is not None:
             command.add_arguments(p)
         if command.input_options:
@@ -271,7 +271,12 @@ def _add_shorthands(p: argparse.ArgumentParser) -> None:
         what = f"shorthand for --param STEP.{name}=VALUE on every step that has it ({', '.join(sorted(comps))})"
         p.add_argument(flag, dest=f"shorthand_{name}", type=kind, choices=info.choices,
                        metavar=None if info.choices else name.upper(),
-                       help=f"{what}: {info.help}" if info.help else what)
+                       help=f"{what}: {_literal(info.help)}" if info.help else what)
+
+
+def _literal(text: str | None) -> str | None:
+    """A plugin's help text as argparse shows it literally (it %-formats help: "5%" ended --help in a crash)."""
+    return None if text is None else text.replace("%", "%%")
 
 
 # ---------------------------------------------------------------- helpers

@@ -154,6 +154,15 @@ def test_a_timeout_beyond_any_wait_means_no_limit(cfg, capsys, seconds):
     usage_error(*run(capsys, "describe", str(cfg / "a.txt"), "--timeout", "nan")[::2], "--timeout")
 
 
+def test_help_shows_a_plugins_percent_sign_literally(capsys, monkeypatch):
+    """A component's shorthand help or a command's help holding "%" (steady-state's "0.05: 5%") made
+    `perfrigor run --help` an internal error (argparse %-formats help)."""
+    assert cli.main(["run", "--help"]) == 0
+    assert "(0.05: 5%)" in capsys.readouterr().out  # steady-state's relevance, a shorthand of run
+    assert cli.main(["--help"]) == 0
+    assert cli._literal("100% of 5%(x)") == "100%% of 5%%(x)"
+
+
 # ---------------------------------------------------------------- item 3: --debug after the command
 
 
