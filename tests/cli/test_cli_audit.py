@@ -128,7 +128,7 @@ def test_a_reader_format_that_is_not_a_name_is_a_config_error(cfg, tmp_path, cap
                 "got 3")
     config = tmp_path / "check.toml"
     config.write_text('[input]\nformat = 3\n\n[[steps]]\ncomponent = "mean-ci"\n')
-    usage_error(*run(capsys, "run", str(config), data)[::2], "got 3")
+    usage_error(*run(capsys, "run", str(config), data)[::2], "check.toml: [input] format", "got 3")
     config.write_text('[input]\nformat = ["tidy-csv"]\n\n[[steps]]\ncomponent = "mean-ci"\n')
     usage_error(*run(capsys, "run", str(config), data)[::2], "got ['tidy-csv']")
     with pytest.raises(pr.ConfigError, match="component must be given by name"):
