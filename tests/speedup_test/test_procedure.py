@@ -90,6 +90,16 @@ def test_accelerated_proportion_runs_the_test_itself_and_reads_earlier_steps():
     assert alone.suite_results["accelerated-proportion"].details["source"] == "computed"
 
 
+def test_one_run_per_benchmark_is_a_report_not_an_error_naming_an_internal_key():
+    # benchstat's zero.txt under --metric a-bytes: the speedup-test steps cannot run on one value a side,
+    # and the proportion steps stopped the whole run (exit 2) "has no results for PairKey(baseline=...)"
+    suite = pr.Suite.from_pairs({"a": [1.0], "b": [2.0]}, {"a": [1.0], "b": [2.0]})
+    report = pr.pipeline("speedup-test").run(suite)
+    why = {e.step: e.message for e in report.errors}
+    assert "has no result for 'baseline -> candidate' on any of the 2 benchmark(s)" in why["proportion-median"]
+    assert "PairKey" not in report.render("text")
+
+
 def test_bad_inputs():
     with pytest.raises(pr.DataError, match="not positive"):
         st().compare([1.0, 2.0, -1.0], [1.0, 2.0, 3.0])
