@@ -877,7 +877,8 @@ def _values_only(pipeline: Pipeline, suite: Suite, why: str) -> Report:
     """describe's report when no step can run: the inputs (n and the value of each system), each step skipped."""
     steps = [StepInfo(s.id, s.component.name, s.component.kind, s.component.scope, s.component.get_params())
              for s in pipeline.steps]
-    return Report(pipeline=pipeline.name, steps=steps, baseline=suite.systems[0], candidate=None,
+    systems = list(suite.systems)  # as Pipeline.run names them: the first the baseline, the next the candidate
+    return Report(pipeline=pipeline.name, steps=steps, baseline=systems[0], candidate=(systems[1:] or [None])[0],
                   inputs=suite.summary(), benchmark_results={b: {} for b in suite.benchmarks}, suite_results={},
                   source=suite.source, skipped=[StepSkip(s.id, why) for s in steps], data=suite)
 
