@@ -27,7 +27,8 @@ from .errors import ConfigError, DataError
 from .results import Result
 
 __all__ = [
-    "RankTestResult", "ShiftResult", "hodges_lehmann", "ks_two_sample", "yuen_shift", "psignrank", "psmirnov", "pwilcox", "rank_sum_distribution",
+    "RankTestResult", "ShiftResult", "hodges_lehmann", "ks_two_sample", "yuen_shift", "psignrank", "psmirnov", "pwilcox",
+    "rank_sum_distribution", "rank_sum_min_pvalue",
     "signed_rank_distribution", "wilcoxon_rank_sum", "wilcoxon_signed_rank",
 ]
 
@@ -88,6 +89,18 @@ def _rank_sum_pmf(m: int, n: int) -> np.ndarray:
     pmf = np.clip(coef, 0.0, None) / coef.sum()
     pmf.setflags(write=False)
     return pmf
+
+
+def rank_sum_min_pvalue(m: int, n: int) -> float:
+    """The smallest two-sided p-value a rank-sum test of ``m`` and ``n`` distinct values can give.
+
+    2 / C(m + n, m) (every x above every y), capped at 1; 0.0 where that underflows a float
+    (C(m + n, m) above 1e300, e.g. from 500 runs a side), instead of overflowing.
+    """
+    m, n = _size(m, "m", 0), _size(n, "n", 0)
+    if math.lgamma(m + n + 1) - math.lgamma(m + 1) - math.lgamma(n + 1) > 690.0:  # log(1e300)
+        return 0.0
+    return min(1.0, 2.0 / math.comb(m + n, m))
 
 
 def rank_sum_distribution(m: int, n: int) -> np.ndarray:
@@ -487,7 +500,7 @@ def hodges_lehmann(x: Any, y: Any, confidence: float = 0.95, inflation: tuple[fl
     alpha = 1.0 - confidence
     total = m * n
     # the smallest two-sided p-value the rank test can give (all of x above all of y)
-    min_p = min(1.0, 2.0 / math.comb(m + n, m)) if m + n < 1000 else 0.0
+    min_p = rank_sum_min_pvalue(m, n)
     estimate = _pairwise_median(xs, ys)
     u = float(ranks[:m].sum() - m * (m + 1) / 2)
     df = None

@@ -17,7 +17,6 @@ The rules of docs/methods/verdict.md, in code.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import attrs
@@ -143,7 +142,7 @@ def ranks(old: pr.Sample, new: pr.Sample, confidence: float, method: str,
     dependent = max(taus) > 1.0
     alpha = 1.0 - confidence
     resolution = _resolution(np.concatenate([x, y]))
-    tiny = 2.0 / math.comb(x.size + y.size, x.size) > alpha  # no rank test can reach the level
+    tiny = pr.stats.rank_sum_min_pvalue(x.size, y.size) > alpha  # no rank test can reach the level
     if dependent and min(x.size, y.size) >= SMALL_SERIES:  # a rank test loses the size of a change, trimmed means keep it
         shift = pr.stats.yuen_shift(np.log(x), np.log(y), confidence, inflation=taus, trim=TRIM,
                                     rounding=resolution or 0.0)
