@@ -16,6 +16,7 @@ is P(U > q) as R's ``pwilcox(q, m, n, lower.tail = FALSE)``.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -27,7 +28,7 @@ from .errors import ConfigError, DataError
 from .results import Result
 
 __all__ = [
-    "RankTestResult", "ShiftResult", "hodges_lehmann", "ks_two_sample", "yuen_shift", "psignrank", "psmirnov", "pwilcox",
+    "RankTestResult", "ShiftResult", "hodges_lehmann", "ks_two_sample", "yuen_shift", "psignrank", "pairwise_order_statistics", "psmirnov", "pwilcox",
     "rank_sum_distribution", "rank_sum_min_pvalue",
     "signed_rank_distribution", "wilcoxon_rank_sum", "wilcoxon_signed_rank",
 ]
@@ -193,6 +194,21 @@ def _tie_term(ranks: np.ndarray) -> float:
     return float(np.sum(counts.astype(float) ** 3 - counts))
 
 
+def _rank_sum(xs: np.ndarray, ys: np.ndarray) -> tuple[float, float, bool]:
+    """From sorted ``xs`` and ``ys``: W = sum of the ranks of xs - m(m+1)/2, the tie term
+    sum(t³ - t) over groups of equal pooled values, and whether any value repeats.
+
+    The same numbers as ``rankdata`` of the pooled values and :func:`_tie_term` (W counts
+    the pairs with y < x, and half the pairs with y = x, in integers), from a merge and
+    two binary searches: three sorts fewer, which counts at 10^6 values a side.
+    """
+    pairs = int(np.searchsorted(ys, xs, side="left").sum()) + int(np.searchsorted(ys, xs, side="right").sum())
+    pooled = np.sort(np.concatenate([xs, ys]), kind="stable")  # two sorted runs: a merge
+    edges = np.flatnonzero(pooled[1:] != pooled[:-1]) + 1
+    counts = np.diff(np.concatenate([[0], edges, [pooled.size]]))
+    return pairs / 2, float(np.sum(counts.astype(float) ** 3 - counts)), bool(counts.size != pooled.size)
+
+
 def wilcoxon_rank_sum(x: Any, y: Any, alternative: str = "two-sided", mu: float = 0.0,
                       exact: bool | None = None, correct: bool = True) -> RankTestResult:
     """R's ``wilcox.test(x, y, alternative, mu, exact, correct)`` (unpaired).
@@ -202,14 +218,11 @@ def wilcoxon_rank_sum(x: Any, y: Any, alternative: str = "two-sided", mu: float 
     approximation with the tie-corrected variance and (``correct``) the continuity
     correction, as R. "greater" means ``x`` tends to be larger than ``y``.
     """
-    from scipy import stats as sps
     alternative = _alternative(alternative)
-    x = _flat(x, "x") - float(mu)
-    y = _flat(y, "y")
+    x = np.sort(_flat(x, "x") - float(mu))
+    y = np.sort(_flat(y, "y"))
     m, n = x.size, y.size
-    ranks = sps.rankdata(np.concatenate([x, y]))
-    w = float(ranks[:m].sum() - m * (m + 1) / 2)
-    ties = np.unique(ranks).size != ranks.size
+    w, tie_term, ties = _rank_sum(x, y)
     if exact is None:
         exact = m < 50 and n < 50
     warnings: list[str] = []
@@ -224,7 +237,7 @@ def wilcoxon_rank_sum(x: Any, y: Any, alternative: str = "two-sided", mu: float 
         return RankTestResult(statistic=w, pvalue=float(p), alternative=alternative,
                               method="Wilcoxon rank sum exact test", exact=True)
     z = w - m * n / 2
-    sigma = math.sqrt((m * n / 12) * ((m + n + 1) - _tie_term(ranks) / ((m + n) * (m + n - 1))))
+    sigma = math.sqrt((m * n / 12) * ((m + n + 1) - tie_term / ((m + n) * (m + n - 1))))
     z = (z - _correction(z, alternative, correct)) / sigma if sigma > 0 else math.nan
     if sigma == 0:
         warnings.append("all values are tied: the rank-sum test is undefined (p-value NaN, as R)")
@@ -399,8 +412,8 @@ def ks_two_sample(x: Any, y: Any, alternative: str = "two-sided", exact: bool | 
 
 # ------------------------------------------------------------ Hodges-Lehmann location shift
 
-#: above this many pairs (m*n) the order statistics of the pairwise differences are found by
-#: counting (O((m+n) log) per step of a bisection) instead of sorting all m*n differences
+#: above this many pairs (m*n) the order statistics of the pairwise differences are selected
+#: (:func:`_select_pairwise`, O((m+n) log)) instead of sorting all m*n differences
 _MAX_SORTED_PAIRS = 250_000
 
 
@@ -431,39 +444,180 @@ class ShiftResult(Result):
         return f"{self.method}: shift {self.estimate:.6g} ({ci}), p-value {self.pvalue:.4g}"
 
 
-def _kth_pairwise(xs: np.ndarray, ys: np.ndarray, k: int) -> float:
+#: most pairs drawn per round of the selection to place its two pivots (about 3 rounds at 10^6 x 10^6)
+_SELECT_SAMPLE = 1 << 18
+#: the pivots sit this many binomial standard deviations either side of the target's rank in the sample
+_SELECT_SPREAD = 3.0
+#: a window of at most max(m + n, this) candidates is gathered and partitioned
+_SELECT_GATHER = 1 << 16
+
+
+def _row_values(xs: np.ndarray, ys: np.ndarray, rows: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Differences xs[rows] - ys[n - 1 - q]: in row i position q counts up from the largest y."""
+    return xs[rows] - ys[ys.size - 1 - q]
+
+
+def _fast_counts(xs: np.ndarray, ys: np.ndarray, value: float, strict: bool) -> np.ndarray:
+    """Per row i, #{j: xs[i] - ys[j] < value} (``strict``) or <= value, by binary search on ys.
+
+    Exact up to the rounding of ``xs[i] - value``; the selection verifies its answer, so a
+    rounding slip near a pivot costs a retry with :func:`_exact_counts`, never a wrong value.
+    """
+    return ys.size - np.searchsorted(ys, xs - value, side="right" if strict else "left")
+
+
+def _exact_counts(xs: np.ndarray, ys: np.ndarray, value: float, strict: bool) -> np.ndarray:
+    """As :func:`_fast_counts`, exact: the rounded differences themselves are compared with ``value``.
+
+    The fast counts are checked at each row's boundary (the entry before it must be below
+    ``value``, the one at it not); the rows where rounding moved it are bisected again.
+    """
+    n = ys.size
+
+    def below(rows: np.ndarray, q: np.ndarray) -> np.ndarray:
+        d = _row_values(xs, ys, rows, q)
+        return d < value if strict else d <= value
+
+    guess = _fast_counts(xs, ys, value, strict)
+    rows = np.arange(xs.size)
+    wrong = np.zeros(xs.size, dtype=bool)
+    inner = guess > 0
+    wrong[inner] = ~below(rows[inner], guess[inner] - 1)
+    inner = guess < n
+    wrong[inner] |= below(rows[inner], guess[inner])
+    if not wrong.any():
+        return guess
+    bad = rows[wrong]
+    lo = np.zeros(bad.size, dtype=np.int64)  # positions q < lo are below the bound
+    hi = np.full(bad.size, n, dtype=np.int64)  # positions q >= hi are not
+    while True:
+        open_ = np.flatnonzero(lo < hi)
+        if not open_.size:
+            guess[bad] = lo
+            return guess
+        mid = (lo[open_] + hi[open_]) // 2
+        hit = below(bad[open_], mid)
+        lo[open_[hit]] = mid[hit] + 1
+        hi[open_[~hit]] = mid[~hit]
+
+
+def _select_pairwise(xs: np.ndarray, ys: np.ndarray, k: int, counts: Any = _fast_counts) -> float:
     """The k-th smallest (1-based) of the m*n differences xs[i] - ys[j], both arrays sorted.
 
-    Bisection on the value with a count of differences <= d (searchsorted), so memory stays
-    O(m + n) however large the samples; exact to the float spacing of the differences.
+    Hand-written (numpy and scipy have no selection in X - Y): a randomised selection in a
+    matrix whose rows are sorted, after Monahan (1984) and Johnson & Mizoguchi (1978).
+    Row i holds xs[i] - ys[n-1-q], ascending in q; a window [lo_i, hi_i) of positions per
+    row holds the candidates. Each round draws pairs uniformly from the window, takes two
+    of their order statistics that bracket the target's rank with high probability, and
+    counts by binary search (O(m log n)) the entries below each: the window shrinks by a
+    factor of about 80 a round. Once it holds at most 2(m + n) entries they are gathered and
+    partitioned. The answer is then checked against the entries just outside the window
+    (every entry left of it <= answer <= every entry right of it), which makes it exact
+    whatever the rounding of the counts; a failed check (a pivot within an ulp of the
+    answer) reruns with counts that compare the rounded differences themselves.
+    O((m + n) log n) time and O(m + n) memory; deterministic (a fixed internal seed).
     """
-    lo, hi = float(xs[0] - ys[-1]), float(xs[-1] - ys[0])
+    m, n = xs.size, ys.size
+    rng = np.random.default_rng(0x5E1EC7)
+    lo = np.zeros(m, dtype=np.int64)
+    hi = np.full(m, n, dtype=np.int64)
+    cap = max(2 * (m + n), _SELECT_GATHER)
+    value = None
     for _ in range(200):
-        mid = lo + (hi - lo) / 2
-        if mid <= lo or mid >= hi:
+        sizes = hi - lo
+        total = int(sizes.sum())
+        below = int(lo.sum())
+        if total <= cap:
             break
-        below = np.searchsorted(ys, xs - mid, side="left")  # per x_i: #{y_j < x_i - mid}
-        if xs.size * ys.size - int(below.sum()) >= k:  # #{x_i - y_j <= mid} >= k
-            hi = mid
-        else:
-            lo = mid
-    return hi
+        used = np.flatnonzero(sizes)
+        first = _row_values(xs, ys, used, lo[used])
+        last = _row_values(xs, ys, used, hi[used] - 1)
+        if first.min() == last.max():  # every candidate is one value (ties)
+            value = float(first.min())
+            break
+        draw = min(total, _SELECT_SAMPLE, 1 << max(12, (m + n - 1).bit_length() - 1))  # ~ (m + n) / 2
+        cum = np.cumsum(sizes)
+        u = rng.integers(0, total, draw)
+        rows = np.searchsorted(cum, u, side="right")
+        picked = _row_values(xs, ys, rows, lo[rows] + u - (cum[rows] - sizes[rows]))
+        centre = (k - below) / total * draw
+        spread = _SELECT_SPREAD * math.sqrt(draw)
+        new_lo, new_hi = lo, hi
+        a, b = int(math.floor(centre - spread)), int(math.ceil(centre + spread))
+        picked = np.partition(picked, [i for i in (a, b) if 0 <= i < draw] or [0])
+        if a >= 0:  # entries < picked[a]: all below the answer, or the answer is among them
+            left = np.clip(counts(xs, ys, float(picked[a]), True), lo, hi)
+            if left.sum() < k:
+                new_lo = left
+            else:
+                new_hi = left
+        if b < draw:  # entries <= picked[b]
+            right = np.clip(counts(xs, ys, float(picked[b]), False), lo, hi)
+            if right.sum() >= k:
+                new_hi = np.minimum(new_hi, right)
+            else:
+                new_lo = np.maximum(new_lo, right)
+        lo, hi = new_lo, np.maximum(new_hi, new_lo)
+    if value is None:
+        sizes = hi - lo
+        below = int(lo.sum())
+        rows = np.repeat(np.arange(m), sizes)
+        starts = np.cumsum(sizes) - sizes
+        q = lo[rows] + np.arange(rows.size) - starts[rows]
+        window = _row_values(xs, ys, rows, q)
+        value = float(np.partition(window, k - below - 1)[k - below - 1])
+    left_rows, right_rows = np.flatnonzero(lo > 0), np.flatnonzero(hi < n)
+    left_ok = not left_rows.size or _row_values(xs, ys, left_rows, lo[left_rows] - 1).max() <= value
+    right_ok = not right_rows.size or _row_values(xs, ys, right_rows, hi[right_rows]).min() >= value
+    if left_ok and right_ok and lo.sum() < k <= hi.sum():
+        return value
+    if counts is _exact_counts:  # cannot happen: exact counts agree with the values compared
+        raise RuntimeError("pairwise selection failed its check with exact counts")
+    return _select_pairwise(xs, ys, k, _exact_counts)
+
+
+def pairwise_order_statistics(x: Any, y: Any, ks: Sequence[int]) -> list[float]:
+    """The ``ks``-th smallest (1-based) of the differences x_i - y_j over all m*n pairs.
+
+    Exact (the very values ``np.sort(np.subtract.outer(x, y), axis=None)[k - 1]`` holds) in
+    O((m + n) log(m + n)) time and O(m + n) memory, also for 10^6 values a side, where the
+    m*n differences would not fit in memory (the Hodges-Lehmann shift and its interval).
+    """
+    xs, ys = np.sort(_flat(x, "x")), np.sort(_flat(y, "y"))
+    total = xs.size * ys.size
+    for k in ks:
+        if isinstance(k, bool) or not float(k).is_integer() or not 1 <= k <= total:
+            raise ConfigError(f"order statistic {k!r} out of range: there are {total} differences")
+    return _pairwise_order(xs, ys, [int(k) for k in ks])
 
 
 def _pairwise_order(xs: np.ndarray, ys: np.ndarray, ks: list[int]) -> list[float]:
-    """Order statistics (1-based ``ks``) of the pairwise differences xs[i] - ys[j]."""
+    """Order statistics (1-based ``ks``) of the pairwise differences xs[i] - ys[j] (both sorted)."""
     if xs.size * ys.size <= _MAX_SORTED_PAIRS:
         diffs = np.sort(np.subtract.outer(xs, ys), axis=None)
         return [float(diffs[k - 1]) for k in ks]
-    return [_kth_pairwise(xs, ys, k) for k in ks]
+    return [_select_pairwise(xs, ys, k) for k in ks]
 
 
 def _pairwise_median(xs: np.ndarray, ys: np.ndarray) -> float:
     total = xs.size * ys.size
     if total % 2:
         return _pairwise_order(xs, ys, [(total + 1) // 2])[0]
-    a, b = _pairwise_order(xs, ys, [total // 2, total // 2 + 1])
-    return (a + b) / 2
+    if total <= _MAX_SORTED_PAIRS:
+        a, b = _pairwise_order(xs, ys, [total // 2, total // 2 + 1])
+        return (a + b) / 2
+    a = _select_pairwise(xs, ys, total // 2)
+    return (a + _next_pairwise(xs, ys, a, total // 2 + 1)) / 2
+
+
+def _next_pairwise(xs: np.ndarray, ys: np.ndarray, value: float, k: int) -> float:
+    """The k-th smallest difference, given that ``value`` is the (k-1)-th: ``value`` again when
+    k or more differences are <= it, else the smallest difference above it (one count, O(m log n))."""
+    at_most = _exact_counts(xs, ys, value, strict=False)
+    if int(at_most.sum()) >= k:
+        return value
+    rows = np.flatnonzero(at_most < ys.size)
+    return float(_row_values(xs, ys, rows, at_most[rows]).min())
 
 
 def hodges_lehmann(x: Any, y: Any, confidence: float = 0.95, inflation: tuple[float, float] = (1.0, 1.0),
@@ -482,7 +636,6 @@ def hodges_lehmann(x: Any, y: Any, confidence: float = 0.95, inflation: tuple[fl
     Hand-written: scipy's ``mannwhitneyu`` has neither the interval nor the inflation.
     """
     from scipy import special
-    from scipy import stats as sps
     if not 0.0 < confidence < 1.0:
         raise ConfigError(f"confidence must lie strictly between 0 and 1, got {confidence!r}")
     xs, ys = np.sort(_flat(x, "x")), np.sort(_flat(y, "y"))
@@ -491,9 +644,7 @@ def hodges_lehmann(x: Any, y: Any, confidence: float = 0.95, inflation: tuple[fl
         raise DataError("hodges_lehmann: both samples need at least one value")
     tau_x, tau_y = (max(1.0, float(t)) for t in inflation)
     dependent = tau_x > 1.0 or tau_y > 1.0
-    pooled = np.concatenate([xs, ys])
-    ranks = sps.rankdata(pooled)
-    ties = np.unique(pooled).size != pooled.size
+    u, tie_term, ties = _rank_sum(xs, ys)
     if exact is None:
         exact = m < 50 and n < 50
     exact = bool(exact) and not ties and not dependent and m * n <= MAX_EXACT_RANK_SUM
@@ -502,7 +653,6 @@ def hodges_lehmann(x: Any, y: Any, confidence: float = 0.95, inflation: tuple[fl
     # the smallest two-sided p-value the rank test can give (all of x above all of y)
     min_p = rank_sum_min_pvalue(m, n)
     estimate = _pairwise_median(xs, ys)
-    u = float(ranks[:m].sum() - m * (m + 1) / 2)
     df = None
     if exact:
         pmf = rank_sum_distribution(m, n)
@@ -515,7 +665,7 @@ def hodges_lehmann(x: Any, y: Any, confidence: float = 0.95, inflation: tuple[fl
         low, high = lows if attainable else (None, None)
         method = "Hodges-Lehmann shift, exact rank-sum interval"
     else:
-        tie = _tie_term(ranks) / ((m + n) * (m + n - 1)) if m + n > 1 else 0.0
+        tie = tie_term / ((m + n) * (m + n - 1)) if m + n > 1 else 0.0
         var = (m * n / 12.0) * ((n * tau_x + m * tau_y + 1.0) - tie)
         sigma = math.sqrt(var) if var > 0 else 0.0
         if dependent:
