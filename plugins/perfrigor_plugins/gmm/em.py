@@ -121,17 +121,111 @@ class BatchFit:
     iterations: np.ndarray  # (B,)
 
 
+#: from this many runs a data set is fitted through bins of neighbouring runs (:func:`make_bins`): the
+#: fits then cost what ~BINS runs cost; below, every run is fitted as mclust fits it (docs/methods/gmm.md)
+BIN_ABOVE = 20_000
+#: about this many bins of equal counts (more where a bin would straddle a quantile class boundary)
+BINS = 10_000
+#: no bin is wider than the interquartile range over this (sparse tails get narrow bins)
+BIN_WIDTHS = 100
+
+
+@attrs.frozen
+class Bins:
+    """Runs grouped into bins of neighbours (sorted order): the EM sees each bin's mean, with its count.
+
+    The M-step is that of the runs themselves given the z of their bin (counts and the bins'
+    own sums of squares); the E-step evaluates z at the bin's mean. ``labels[g]``: the
+    initial quantile class of each bin for G = g (no bin straddles a class boundary, so
+    the first M-step is exactly the unbinned one).
+    """
+
+    counts: np.ndarray   # (B, n) runs per bin; 0 pads a row to the common width
+    within: np.ndarray   # (B, n) sum of squares of the bin's runs about the bin's mean
+    runs: np.ndarray     # (B,) runs per row
+    labels: dict[int, np.ndarray]  # G -> (B, n) initial classes
+
+    def take(self, rows: np.ndarray | slice) -> Bins:
+        """The rows ``rows`` (bool mask or slice) only."""
+        return Bins(self.counts[rows], self.within[rows], self.runs[rows],
+                    {g: lab[rows] for g, lab in self.labels.items()})
+
+    def tile(self, k: int) -> Bins:
+        """The rows repeated ``k`` times (as ``np.tile`` stacks data sets)."""
+        return Bins(np.tile(self.counts, (k, 1)), np.tile(self.within, (k, 1)), np.tile(self.runs, k),
+                    {g: np.tile(lab, (k, 1)) for g, lab in self.labels.items()})
+
+    def scaled(self, scale: np.ndarray) -> Bins:
+        """The sums of squares in units of ``scale`` (B, 1) (the EM works on standardised values)."""
+        return attrs.evolve(self, within=self.within / (scale * scale))
+
+
+def make_bins(x: np.ndarray, gmax: int, bins: int = BINS) -> tuple[np.ndarray, Bins]:
+    """Bins of neighbouring runs of every sorted row of ``x`` (B, n), and the bins' means (B, n_bins).
+
+    Each bin holds up to ceil(n / ``bins``) consecutive runs, spans at most 1/``BIN_WIDTHS``
+    of the interquartile range (where runs are sparse, a bin holds few), and ends at every
+    quantile class boundary of G = 2..``gmax`` (mclust's initial partition), so each bin's
+    initial class is that of all of its runs. Rows are padded with empty bins to a common width.
+    """
+    b, n = x.shape
+    group = -(-n // bins)
+    classes = {g: _batch_quantile_classes(x, g) for g in range(2, gmax + 1)}
+    rows = []
+    for r in range(b):
+        start = np.zeros(n, dtype=bool)
+        start[::group] = True
+        step = (x[r, (3 * n) // 4] - x[r, n // 4]) / BIN_WIDTHS
+        if step > 0:
+            cell = np.floor((x[r] - x[r, 0]) / step)
+            start[1:] |= cell[1:] != cell[:-1]
+        for lab in classes.values():
+            start[1:] |= lab[r, 1:] != lab[r, :-1]
+        first = np.flatnonzero(start)
+        counts = np.diff(np.append(first, n))
+        means = np.add.reduceat(x[r], first) / counts
+        within = np.add.reduceat((x[r] - np.repeat(means, counts)) ** 2, first)
+        rows.append((first, counts, means, within))
+    width = max(len(f) for f, _, _, _ in rows)
+    out = np.empty((b, width))
+    counts = np.zeros((b, width))
+    within = np.zeros((b, width))
+    labels = {g: np.empty((b, width), dtype=np.intp) for g in classes}
+    for r, (first, cnt, means, ss) in enumerate(rows):
+        k = first.size
+        out[r, :k], out[r, k:] = means, means[-1]  # padding: at the last mean, with no runs
+        counts[r, :k], within[r, :k] = cnt, ss
+        for g, lab in classes.items():
+            labels[g][r, :k], labels[g][r, k:] = lab[r, first], lab[r, first[-1]]
+    return out, Bins(counts, within, np.full(b, float(n)), labels)
+
+
+def _curvature(x: np.ndarray, w: np.ndarray, mu: np.ndarray, var: np.ndarray, bins: Bins) -> np.ndarray:
+    """The second-order term of the log-likelihood of binned runs: 1/2 sum over bins of the bin's
+    sum of squares times (log f)'' at its mean (B,). Exact for runs of one normal component;
+    with it, the log-likelihood of the bins is that of the runs up to third-order terms."""
+    z, _ = e_step(x, w, mu, var)
+    a = (mu[:, :, None] - x[:, None, :]) / var[:, :, None]
+    za = np.einsum("bkn,bkn->bn", z, a)
+    curvature = np.einsum("bkn,bkn->bn", z, a * a) - za * za - np.einsum("bkn,bk->bn", z, 1.0 / var)
+    return 0.5 * np.einsum("bn,bn->b", bins.within, curvature)
+
+
 #: log-responsibilities are clipped here before exp(): exp(-100) ~ 4e-44 changes no sum a fit
 #: depends on (a component whose every responsibility is that small has emptied and fails
 #: anyway), and exp() of large negative numbers (subnormal results) is many times slower
 MIN_LOG = -100.0
 
 
-def e_step(x: np.ndarray, w: np.ndarray, mu: np.ndarray, var: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Posterior probabilities z (B, G, n) and log-likelihoods (B,) (log-sum-exp, no underflow)."""
+def e_step(x: np.ndarray, w: np.ndarray, mu: np.ndarray, var: np.ndarray,
+           counts: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Posterior probabilities z (B, G, n) and log-likelihoods (B,) (log-sum-exp, no underflow).
+
+    ``counts`` (B, n): how many runs each value stands for (binned data, :class:`Bins`).
+    """
     d2 = x[:, None, :] - mu[:, :, None]
     d2 *= d2
-    return _e_step_d2(d2, w, var)
+    return _e_step_d2(d2, w, var, counts=counts)
 
 
 class _Scratch:
@@ -156,11 +250,12 @@ class _Scratch:
 
 
 def _e_step_d2(d2: np.ndarray, w: np.ndarray, var: np.ndarray,
-               pad: _Padding | None = None, scratch: _Scratch | None = None) -> tuple[np.ndarray, np.ndarray]:
+               pad: _Padding | None = None, scratch: _Scratch | None = None,
+               counts: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """E-step from squared distances d2 (B, G, n), overwritten with z (the layout keeps n contiguous).
 
     Padding components (``pad``) get log-density -inf, hence z exactly 0. ``scratch``
-    lends the (B, n) work arrays.
+    lends the (B, n) work arrays. ``counts``: the runs each value stands for (binned data).
     """
     lj = d2
     lj *= (-0.5 / var)[:, :, None]
@@ -182,26 +277,37 @@ def _e_step_d2(d2: np.ndarray, w: np.ndarray, var: np.ndarray,
     s = np.add.reduce(z, axis=1, out=work("sum"))
     z *= np.divide(1.0, s, out=work("inverse"))[:, None, :]
     top += np.log(s, out=s)
+    if counts is not None:
+        return z, np.einsum("bn,bn->b", top, counts)
     return z, np.add.reduce(top, axis=1)
 
 
-def _centres(x: np.ndarray, z: np.ndarray,
-             out: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _centres(x: np.ndarray, z: np.ndarray, out: np.ndarray | None = None,
+             zc: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Component sizes, the same with 1 for empty ones (divisors), means and squared distances
-    (B, G, n; in ``out`` when given)."""
-    nk = np.add.reduce(z, axis=2)
+    (B, G, n; in ``out`` when given). ``zc``: z times the runs each value stands for (binned data)."""
+    zc = z if zc is None else zc
+    nk = np.add.reduce(zc, axis=2)
     divisor = np.where(nk > 0, nk, 1.0)
-    mu = np.einsum("bkn,bn->bk", z, x) / divisor  # (BLAS matmul is slow here at large n)
+    mu = np.einsum("bkn,bn->bk", zc, x) / divisor  # (BLAS matmul is slow here at large n)
     d2 = np.subtract(x[:, None, :], mu[:, :, None], out=out)
     d2 *= d2
     return nk, divisor, mu, d2
 
 
 def _variances(z: np.ndarray, d2: np.ndarray, divisor: np.ndarray, equal: np.ndarray,
-               pad: _Padding | None = None) -> np.ndarray:
-    """MLE variances (two-pass, so tight clusters keep their digits); ``equal`` rows share one."""
-    ss = np.einsum("bkn,bkn->bk", z, d2)
-    n = z.shape[2]
+               pad: _Padding | None = None, bins: Bins | None = None, zc: np.ndarray | None = None) -> np.ndarray:
+    """MLE variances (two-pass, so tight clusters keep their digits); ``equal`` rows share one.
+
+    Binned data (``bins``, ``zc`` = z times the counts): each bin's own sum of squares about
+    its mean is added, so the M-step is that of the runs themselves, given the z of their bin.
+    """
+    if bins is None:
+        ss = np.einsum("bkn,bkn->bk", z, d2)
+        n = z.shape[2]
+    else:
+        ss = np.einsum("bkn,bkn->bk", zc, d2) + np.einsum("bkn,bn->bk", z, bins.within)
+        n = bins.runs
     total = np.add.reduce(ss, axis=1) if pad is None else pad.row_sums(ss)
     return np.where(equal[:, None], (total / n)[:, None], ss / divisor)
 
@@ -261,23 +367,26 @@ class _Padding:
         return out
 
 
-def m_step(x: np.ndarray, z: np.ndarray, equal: np.ndarray) -> tuple[np.ndarray, ...]:
+def m_step(x: np.ndarray, z: np.ndarray, equal: np.ndarray, bins: Bins | None = None) -> tuple[np.ndarray, ...]:
     """Weights, means, variances (MLE) and sizes from responsibilities z (B, G, n)."""
-    nk, divisor, mu, d2 = _centres(x, z)
-    return nk / x.shape[1], mu, _variances(z, d2, divisor, equal), nk
+    zc = None if bins is None else z * bins.counts[:, None, :]
+    nk, divisor, mu, d2 = _centres(x, z, zc=zc)
+    n = x.shape[1] if bins is None else bins.runs[:, None]
+    return nk / n, mu, _variances(z, d2, divisor, equal, bins=bins, zc=zc), nk
 
 
 def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.ndarray,
-               sizes: np.ndarray | None = None) -> BatchFit:
+               sizes: np.ndarray | None = None, bins: Bins | None = None) -> BatchFit:
     """EM from the initial responsibilities z (B, G, n) until each row stops by mclust's rule.
 
     With ``sizes`` (B,), row r uses only its first ``sizes[r]`` components: the
     others are padding (weight 0, z exactly 0, never tested for failure), so
     fits with different G share one loop and round exactly as unpadded ones.
-    A row leaves the loop at its own stopping time.
+    A row leaves the loop at its own stopping time. ``bins``: ``x`` are the means of bins of runs.
     """
     b, n = x.shape
     g = z.shape[1]
+    runs = n if bins is None else bins.runs
     loglik = np.full(b, -np.inf)
     w_out = np.full((b, g), np.nan)
     mu_out = np.full((b, g), np.nan)
@@ -286,7 +395,7 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
     iters = np.zeros(b, dtype=np.intp)
     active = np.arange(b)
     old = np.full(b, np.inf)  # previous log-likelihood of the active rows
-    xa, za, eq, shift = x, z, equal, n * log_scale
+    xa, za, eq, shift, ba = x, z, equal, runs * log_scale, bins
     # only model "E" sums variances over components
     pad = _Padding.of(sizes, g, equal) if sizes is not None and np.any(sizes < g) else None
     min_size = np.sqrt(EPS)
@@ -296,9 +405,10 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
     while active.size:
         it += 1
         d2_slot = "b" if z_slot == "a" else "a"  # the squared distances go where z is not
-        nk, divisor, mu, d2 = _centres(xa, za, scratch.get(d2_slot, za.shape))  # M-step ...
-        var = _variances(za, d2, divisor, eq, pad)
-        w = nk / n
+        zc = None if ba is None else np.multiply(za, ba.counts[:, None, :], out=scratch.get("zc", za.shape))
+        nk, divisor, mu, d2 = _centres(xa, za, scratch.get(d2_slot, za.shape), zc)  # M-step ...
+        var = _variances(za, d2, divisor, eq, pad, ba, zc)
+        w = nk / n if ba is None else nk / ba.runs[:, None]
         # mclust: a variance at or below eps, or an emptied component, ends the fit with BIC = NA.
         # The variance is compared on the standardised scale (mclust: in the data's unit), so the
         # fit does not depend on the unit: mclust fails on data whose spread is below ~1e-8 units.
@@ -310,7 +420,7 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
         if failed.any():
             var[failed] = 1.0
             w[failed] = 1.0 / w.shape[1] if pad is None else (1.0 - pad.ones[failed]) / pad.sizes[failed, None]
-        za, ll = _e_step_d2(d2, w, var, pad, scratch)  # ... then E-step, over the squared distances
+        za, ll = _e_step_d2(d2, w, var, pad, scratch, None if ba is None else ba.counts)  # ... then E-step
         z_slot = d2_slot
         ll -= shift  # the log-likelihood of the original (unstandardised) data
         # a non-finite log-likelihood never meets the stopping rule, nor does a fit past the cap: both fail
@@ -327,6 +437,7 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
             iters[active[done]] = it
             keep = ~done
             active, xa, eq, ll, shift = active[keep], xa[keep], eq[keep], ll[keep], shift[keep]
+            ba = None if ba is None else ba.take(keep)
             width = za.shape[1]
             if pad is not None and active.size:
                 pad = pad.take(keep)
@@ -343,7 +454,7 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
 
 
 def fit_batch(x: np.ndarray, g: int, equal: np.ndarray, log_scale: np.ndarray,
-              raw: np.ndarray | None = None) -> BatchFit:
+              raw: np.ndarray | None = None, bins: Bins | None = None) -> BatchFit:
     """EM with ``g`` components on every row of sorted, standardised ``x`` (B, n).
 
     ``equal[b]`` selects model "E" (one variance) for row b, else "V".
@@ -351,27 +462,35 @@ def fit_batch(x: np.ndarray, g: int, equal: np.ndarray, log_scale: np.ndarray,
     those of the original data; ``raw`` (default ``x``) are the original data,
     from which the initial quantile classes are taken (on tied data one ulp of
     a quantile decides a class, so they must see what mclust sees).
-    Rows are fitted in chunks bounding memory.
+    Rows are fitted in chunks bounding memory. ``bins``: ``x`` are the means of bins of runs
+    (:func:`make_bins`), whose own initial classes they hold.
     """
     b, n = x.shape
-    labels = _batch_quantile_classes(x if raw is None else raw, g)
     if g == 1:
-        mu = x.mean(axis=1, keepdims=True)
-        var = ((x - mu) ** 2).mean(axis=1, keepdims=True)
+        if bins is None:
+            mu = x.mean(axis=1, keepdims=True)
+            var = ((x - mu) ** 2).mean(axis=1, keepdims=True)
+            runs = n
+        else:  # the runs' own mean and variance, from the bins' sums
+            runs = bins.runs
+            mu = np.einsum("bn,bn->b", bins.counts, x)[:, None] / runs[:, None]
+            var = (np.einsum("bn,bn->b", bins.counts, (x - mu) ** 2) + bins.within.sum(axis=1))[:, None] / runs[:, None]
         ok = var[:, 0] > EPS
-        ll = np.where(ok, -0.5 * n * (LOG_2PI + np.log(np.where(ok, var[:, 0], 1.0)) + 1.0), -np.inf) - n * log_scale
+        ll = (np.where(ok, -0.5 * runs * (LOG_2PI + np.log(np.where(ok, var[:, 0], 1.0)) + 1.0), -np.inf)
+              - runs * log_scale)
         return BatchFit(ll, np.ones((b, 1)), mu, var, ok, np.zeros(b, dtype=np.intp))
+    labels = _batch_quantile_classes(x if raw is None else raw, g) if bins is None else bins.labels[g]
     rows = max(1, CHUNK_ELEMENTS // (n * g))
     parts = []
     for start in range(0, b, rows):
         sl = slice(start, start + rows)
         z = (labels[sl, None, :] == np.arange(g)[:, None]).astype(float)
-        parts.append(_fit_chunk(x[sl], z, equal[sl], log_scale[sl]))
+        parts.append(_fit_chunk(x[sl], z, equal[sl], log_scale[sl], bins=None if bins is None else bins.take(sl)))
     return BatchFit(*(np.concatenate([getattr(p, f.name) for p in parts]) for f in attrs.fields(BatchFit)))
 
 
 def fit_sizes(x: np.ndarray, sizes: range, equal: np.ndarray, log_scale: np.ndarray,
-              raw: np.ndarray | None = None) -> dict[int, BatchFit]:
+              raw: np.ndarray | None = None, bins: Bins | None = None) -> dict[int, BatchFit]:
     """``fit_batch`` for every G >= 2 in ``sizes`` in one EM loop (results identical).
 
     The component axis is padded to max(G): on small inputs the per-iteration
@@ -384,11 +503,11 @@ def fit_sizes(x: np.ndarray, sizes: range, equal: np.ndarray, log_scale: np.ndar
     raw = x if raw is None else raw
     z = np.zeros((len(gs) * b, width, n))
     for j, g in enumerate(gs):
-        labels = _batch_quantile_classes(raw, g)
+        labels = _batch_quantile_classes(raw, g) if bins is None else bins.labels[g]
         z[j * b:(j + 1) * b] = labels[:, None, :] == np.arange(width)[:, None]
     row_sizes = np.repeat(gs, b)
     fit = _fit_chunk(np.tile(x, (len(gs), 1)), z, np.tile(equal, len(gs)), np.tile(log_scale, len(gs)),
-                     row_sizes)
+                     row_sizes, None if bins is None else bins.tile(len(gs)))
     return {g: BatchFit(fit.loglik[j * b:(j + 1) * b], fit.weights[j * b:(j + 1) * b, :g],
                         fit.means[j * b:(j + 1) * b, :g], fit.variances[j * b:(j + 1) * b, :g],
                         fit.ok[j * b:(j + 1) * b], fit.iterations[j * b:(j + 1) * b])
@@ -421,7 +540,7 @@ class BicSearch:
 
 
 def _final_parameters(x: np.ndarray, w: np.ndarray, mu: np.ndarray, var: np.ndarray,
-                      equal: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                      equal: bool, bins: Bins | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The parameters mclust reports for the chosen model.
 
     ``summaryMclustBIC`` keeps the EM's last E-step z and, when the weights
@@ -431,8 +550,9 @@ def _final_parameters(x: np.ndarray, w: np.ndarray, mu: np.ndarray, var: np.ndar
     if mu.shape[1] == 1:
         return w, mu, var
     z, _ = e_step(x, w, mu, var)
-    w2, mu2, var2, _ = m_step(x, z, np.full(x.shape[0], equal))
-    redo = (((w - z.mean(axis=2)) ** 2).sum(axis=1) > np.sqrt(EPS))[:, None]
+    w2, mu2, var2, _ = m_step(x, z, np.full(x.shape[0], equal), bins)
+    share = z.mean(axis=2) if bins is None else np.einsum("bkn,bn->bk", z, bins.counts) / bins.runs[:, None]
+    redo = (((w - share) ** 2).sum(axis=1) > np.sqrt(EPS))[:, None]
     return np.where(redo, w2, w), np.where(redo, mu2, mu), np.where(redo, var2, var)
 
 
@@ -440,14 +560,20 @@ def bic_search(x: np.ndarray, max_components: int = 9, models: tuple[str, ...] =
     """Fit G = 1..max_components for each model on every row of ``x`` (B, n) and keep the best BIC.
 
     Ties go to the smaller G, then to "E" (mclust's order). Rows need not be sorted.
+    Rows of more than ``BIN_ABOVE`` runs are fitted through bins of neighbouring runs
+    (:func:`make_bins`): their log-likelihoods are those of the runs to third-order terms.
     """
     x = np.sort(np.atleast_2d(np.asarray(x, dtype=float)), axis=1)
     b, n = x.shape
     centre = x.mean(axis=1, keepdims=True)
     scale = x.std(axis=1, keepdims=True)
     scale = np.where(scale > 0, scale, 1.0)
-    xs = (x - centre) / scale
     gmax = int(max_components)
+    bins = None
+    if n > BIN_ABOVE:
+        x, bins = make_bins(x, min(gmax, n))
+        bins = bins.scaled(scale)
+    xs = (x - centre) / scale
     bic = np.full((b, gmax, 2), np.nan)
     loglik = np.full((b, gmax, 2), np.nan)
     log_scale = np.log(scale[:, 0])
@@ -456,18 +582,21 @@ def bic_search(x: np.ndarray, max_components: int = 9, models: tuple[str, ...] =
     equal = np.concatenate([np.full(b, m == 0) for m in use])
     stacked_x, stacked_raw = np.concatenate([xs] * len(use)), np.concatenate([x] * len(use))
     stacked_scale = np.tile(log_scale, len(use))
+    stacked_bins = None if bins is None else bins.tile(len(use))
+    width = xs.shape[1]  # the values the EM sees: runs, or bins
 
     def fit_g(g: int) -> BatchFit:
         if g == 1:  # one normal: "E" and "V" coincide
-            return fit_batch(xs, 1, np.ones(b, bool), log_scale)
+            return fit_batch(xs, 1, np.ones(b, bool), log_scale, bins=bins)
         # both models stacked along the batch axis: one batched EM per G
-        return fit_batch(stacked_x, g, equal, stacked_scale, raw=stacked_raw)
+        return fit_batch(stacked_x, g, equal, stacked_scale, raw=stacked_raw, bins=stacked_bins)
 
     sizes = range(1, min(gmax, n) + 1)
-    if len(sizes) > 1 and len(use) * b * n * gmax * (len(sizes) - 1) <= PAD_MAX_ELEMENTS:
+    if len(sizes) > 1 and len(use) * b * width * gmax * (len(sizes) - 1) <= PAD_MAX_ELEMENTS:
         # small input: all G in one padded EM loop (numpy's per-call overhead dominates)
-        results = {1: fit_g(1), **fit_sizes(stacked_x, sizes, equal, stacked_scale, raw=stacked_raw)}
-    elif THREADS > 1 and THREAD_MIN_ELEMENTS <= b * n * gmax <= THREAD_MAX_ELEMENTS:
+        results = {1: fit_g(1), **fit_sizes(stacked_x, sizes, equal, stacked_scale, raw=stacked_raw,
+                                            bins=stacked_bins)}
+    elif THREADS > 1 and THREAD_MIN_ELEMENTS <= b * width * gmax <= THREAD_MAX_ELEMENTS:
         # numpy releases the GIL in its loops: the G's run side by side on big inputs
         with ThreadPoolExecutor(THREADS) as pool:
             order = sizes[::-1]  # the largest G take longest: start them first
@@ -483,6 +612,9 @@ def bic_search(x: np.ndarray, max_components: int = 9, models: tuple[str, ...] =
                 sl = slice(j * b, (j + 1) * b)
                 fits[(g, m)] = BatchFit(*(getattr(fit, f.name)[sl] for f in attrs.fields(BatchFit)))
             f = fits[(g, m)]
+            if bins is not None and g > 1 and f.ok.any():  # the bins' log-likelihood, to the runs'
+                ok = np.flatnonzero(f.ok)
+                f.loglik[ok] += _curvature(xs[ok], f.weights[ok], f.means[ok], f.variances[ok], bins.take(ok))
             loglik[:, g - 1, m] = np.where(f.ok, f.loglik, np.nan)
             bic[:, g - 1, m] = 2.0 * loglik[:, g - 1, m] - n_params(g, MODELS[m]) * log_n
     # best: largest BIC; ties -> smaller G then "E" (first in C order of (G, model))
@@ -497,7 +629,8 @@ def bic_search(x: np.ndarray, max_components: int = 9, models: tuple[str, ...] =
         rows = np.flatnonzero((best_g == g) & (best_m == m))
         if not rows.size:
             continue
-        w, mu, var = _final_parameters(xs[rows], f.weights[rows], f.means[rows], f.variances[rows], m == 0)
+        w, mu, var = _final_parameters(xs[rows], f.weights[rows], f.means[rows], f.variances[rows], m == 0,
+                                       None if bins is None else bins.take(rows))
         mu = centre[rows] + scale[rows] * mu
         sd = scale[rows] * np.sqrt(var)
         order = np.argsort(mu, axis=1, kind="stable")

@@ -41,7 +41,11 @@ class BootstrapRatio(pr.Comparator):
     confidence: float = pr.confidence_param(help="level of the percentile interval")
     threshold: float = threshold_param()
     n_bootstrap: int = pr.int_param(10_000, minimum=10, bytes_each=REPLICATE_BYTES,
-                                    help="bootstrap replicates")
+                                    help="bootstrap replicates (fewer on large samples, see max_draws)")
+    max_draws: int | None = pr.int_param(pr.resampling.ADAPTIVE_DRAWS, optional=True,
+                                         help="values drawn at most: on larger samples fewer replicates "
+                                              f"(at least {pr.resampling.MIN_REPLICATES}), their Monte-Carlo "
+                                              "error in details; None: always n_bootstrap")
     resample: str = attrs.field(default="all", validator=_check_resample, metadata={
         "help": "levels resampled: 'all' (the paper's RRR), 'top', 'flat', or an R/N pattern such as 'RRN'"})
     random_state: Any = pr.random_state_param()
@@ -63,7 +67,9 @@ class BootstrapRatio(pr.Comparator):
         if self.n_bootstrap < 1000:
             warnings.append(f"n_bootstrap={self.n_bootstrap}: with fewer than 1000 replicates the interval's "
                             "limits are noisy")
-        ratios = pr.resampling.bootstrap_ratio(new.values, old.values, self.n_bootstrap,
+        n_bootstrap = pr.resampling.adapted_replicates(self.n_bootstrap, old.values.size + new.values.size,
+                                                       self.max_draws)
+        ratios = pr.resampling.bootstrap_ratio(new.values, old.values, n_bootstrap,
                                                random_state=pr.check_random_state(self.random_state),
                                                levels=self.resample)
         low, high = pr.resampling.percentile_interval(ratios, self.confidence)
@@ -71,11 +77,22 @@ class BootstrapRatio(pr.Comparator):
             warnings.append("every bootstrap replicate gives the same ratio (no variation at the resampled "
                             "levels), so the interval has zero width")
         ratio = float(new.values.mean() / old.values.mean())
+        error = pr.resampling.percentile_error(ratios, self.confidence)
         details = {
-            "n_bootstrap": self.n_bootstrap, "resample": self.resample,
+            "n_bootstrap": n_bootstrap, "resample": self.resample,
             "replicates": {"mean": float(ratios.mean()), "sd": float(ratios.std(ddof=1)),
                            "median": float(np.median(ratios))},
+            "monte_carlo_error": {"ci_low": error[0], "ci_high": error[1]},
         }
+        if n_bootstrap < self.n_bootstrap:
+            details["n_bootstrap_requested"] = self.n_bootstrap
+        edges = (1.0 - self.threshold, 1.0, 1.0 + self.threshold)
+        near = [e for e in edges if min(abs(low - e) / max(error[0], 1e-300), abs(high - e) / max(error[1], 1e-300)) < 2]
+        if n_bootstrap < self.n_bootstrap and near:
+            warnings.append(f"an end of the interval lies within twice its Monte-Carlo error of {near[0]:g} "
+                            f"({n_bootstrap} replicates of {old.values.size + new.values.size} values, fewer than "
+                            f"n_bootstrap={self.n_bootstrap} to bound the time): raise max_draws for a firmer "
+                            "decision")
         return comparison(method="bootstrap-ratio", ratio=ratio, low=low, high=high,
                           confidence=self.confidence, threshold=self.threshold,
                           lower_is_better=old.lower_is_better, pvalue=None,
