@@ -15,6 +15,7 @@ is P(U > q) as R's ``pwilcox(q, m, n, lower.tail = FALSE)``.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Sequence
 from functools import lru_cache
@@ -26,6 +27,7 @@ import numpy as np
 from .data import as_array
 from .errors import ConfigError, DataError
 from .results import Result
+from .workspace import current_workspace
 
 __all__ = [
     "RankTestResult", "ShiftResult", "autocorrelation", "hodges_lehmann", "ks_two_sample", "yuen_shift", "psignrank", "pairwise_order_statistics", "psmirnov", "pwilcox",
@@ -202,11 +204,16 @@ def _rank_sum(xs: np.ndarray, ys: np.ndarray) -> tuple[float, float, bool]:
     the pairs with y < x, and half the pairs with y = x, in integers), from a merge and
     two binary searches: three sorts fewer, which counts at 10^6 values a side.
     """
-    pairs = int(np.searchsorted(ys, xs, side="left").sum()) + int(np.searchsorted(ys, xs, side="right").sum())
-    pooled = np.sort(np.concatenate([xs, ys]), kind="stable")  # two sorted runs: a merge
-    edges = np.flatnonzero(pooled[1:] != pooled[:-1]) + 1
+    pairs = int(np.searchsorted(ys, xs, side="left").sum())
+    pairs += int(np.searchsorted(ys, xs, side="right").sum())
+    pooled = np.concatenate([xs, ys])
+    pooled.sort(kind="stable")  # two sorted runs: a merge
+    change = pooled[1:] != pooled[:-1]
+    if change.all():  # no ties: every group of one, a term of 0
+        return pairs / 2, 0.0, False
+    edges = np.flatnonzero(change) + 1
     counts = np.diff(np.concatenate([[0], edges, [pooled.size]]))
-    return pairs / 2, float(np.sum(counts.astype(float) ** 3 - counts)), bool(counts.size != pooled.size)
+    return pairs / 2, float(np.sum(counts.astype(float) ** 3 - counts)), True
 
 
 def wilcoxon_rank_sum(x: Any, y: Any, alternative: str = "two-sided", mu: float = 0.0,
@@ -463,7 +470,8 @@ def _fast_counts(xs: np.ndarray, ys: np.ndarray, value: float, strict: bool) -> 
     Exact up to the rounding of ``xs[i] - value``; the selection verifies its answer, so a
     rounding slip near a pivot costs a retry with :func:`_exact_counts`, never a wrong value.
     """
-    return ys.size - np.searchsorted(ys, xs - value, side="right" if strict else "left")
+    counts = np.searchsorted(ys, xs - value, side="right" if strict else "left")
+    return np.subtract(ys.size, counts, out=counts)
 
 
 def _exact_counts(xs: np.ndarray, ys: np.ndarray, value: float, strict: bool) -> np.ndarray:
@@ -523,18 +531,20 @@ def _select_pairwise(xs: np.ndarray, ys: np.ndarray, k: int, counts: Any = _fast
     hi = np.full(m, n, dtype=np.int64)
     cap = max(2 * (m + n), _SELECT_GATHER)
     value = None
+    previous = -1
     for _ in range(200):
         sizes = hi - lo
         total = int(sizes.sum())
         below = int(lo.sum())
         if total <= cap:
             break
-        used = np.flatnonzero(sizes)
-        first = _row_values(xs, ys, used, lo[used])
-        last = _row_values(xs, ys, used, hi[used] - 1)
-        if first.min() == last.max():  # every candidate is one value (ties)
-            value = float(first.min())
-            break
+        if total == previous:  # no progress: are the candidates one value (ties)?
+            used = np.flatnonzero(sizes)
+            first = _row_values(xs, ys, used, lo[used])
+            if first.min() == _row_values(xs, ys, used, hi[used] - 1).max():
+                value = float(first.min())
+                break
+        previous = total
         draw = min(total, _SELECT_SAMPLE, 1 << max(12, (m + n - 1).bit_length() - 1))  # ~ (m + n) / 2
         cum = np.cumsum(sizes)
         u = rng.integers(0, total, draw)
@@ -546,26 +556,25 @@ def _select_pairwise(xs: np.ndarray, ys: np.ndarray, k: int, counts: Any = _fast
         a, b = int(math.floor(centre - spread)), int(math.ceil(centre + spread))
         picked = np.partition(picked, [i for i in (a, b) if 0 <= i < draw] or [0])
         if a >= 0:  # entries < picked[a]: all below the answer, or the answer is among them
-            left = np.clip(counts(xs, ys, float(picked[a]), True), lo, hi)
+            left = counts(xs, ys, float(picked[a]), True)
+            np.clip(left, lo, hi, out=left)
             if left.sum() < k:
                 new_lo = left
             else:
                 new_hi = left
         if b < draw:  # entries <= picked[b]
-            right = np.clip(counts(xs, ys, float(picked[b]), False), lo, hi)
+            right = counts(xs, ys, float(picked[b]), False)
+            np.clip(right, lo, hi, out=right)
             if right.sum() >= k:
                 new_hi = np.minimum(new_hi, right)
             else:
                 new_lo = np.maximum(new_lo, right)
         lo, hi = new_lo, np.maximum(new_hi, new_lo)
     if value is None:
-        sizes = hi - lo
+        window = _gather_window(xs, ys, lo, hi)
         below = int(lo.sum())
-        rows = np.repeat(np.arange(m), sizes)
-        starts = np.cumsum(sizes) - sizes
-        q = lo[rows] + np.arange(rows.size) - starts[rows]
-        window = _row_values(xs, ys, rows, q)
-        value = float(np.partition(window, k - below - 1)[k - below - 1])
+        window.partition(k - below - 1)
+        value = float(window[k - below - 1])
     left_rows, right_rows = np.flatnonzero(lo > 0), np.flatnonzero(hi < n)
     left_ok = not left_rows.size or _row_values(xs, ys, left_rows, lo[left_rows] - 1).max() <= value
     right_ok = not right_rows.size or _row_values(xs, ys, right_rows, hi[right_rows]).min() >= value
@@ -574,6 +583,26 @@ def _select_pairwise(xs: np.ndarray, ys: np.ndarray, k: int, counts: Any = _fast
     if counts is _exact_counts:  # cannot happen: exact counts agree with the values compared
         raise RuntimeError("pairwise selection failed its check with exact counts")
     return _select_pairwise(xs, ys, k, _exact_counts)
+
+
+def _gather_window(xs: np.ndarray, ys: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+                   rows_at_once: int = 1 << 15) -> np.ndarray:
+    """The differences at positions [lo_i, hi_i) of every row, row block by row block (the
+    index arrays of one block at a time: memory stays that of the window itself)."""
+    sizes = hi - lo
+    out = np.empty(int(sizes.sum()))
+    at = 0
+    for start in range(0, xs.size, rows_at_once):
+        block = sizes[start:start + rows_at_once]
+        count = int(block.sum())
+        if not count:
+            continue
+        rows = np.repeat(np.arange(start, start + block.size), block)
+        first = np.cumsum(block) - block
+        q = lo[rows] + np.arange(count) - first[rows - start]
+        out[at:at + count] = _row_values(xs, ys, rows, q)
+        at += count
+    return out
 
 
 def pairwise_order_statistics(x: Any, y: Any, ks: Sequence[int]) -> list[float]:
@@ -596,7 +625,19 @@ def _pairwise_order(xs: np.ndarray, ys: np.ndarray, ks: list[int]) -> list[float
     if xs.size * ys.size <= _MAX_SORTED_PAIRS:
         diffs = np.sort(np.subtract.outer(xs, ys), axis=None)
         return [float(diffs[k - 1]) for k in ks]
-    return [_select_pairwise(xs, ys, k) for k in ks]
+    return [_remembered(xs, ys, k, lambda k=k: _select_pairwise(xs, ys, k)) for k in ks]
+
+
+def _remembered(xs: np.ndarray, ys: np.ndarray, k: int, select: Any) -> float:
+    """An order statistic of large samples found once per pipeline task (the workspace keeps it):
+    several steps ask for the same shift of the same runs (the verdict, mode-comparison)."""
+    ws = current_workspace()
+    if ws is None:
+        return select()
+    key = ("perfrigor.stats", "pairwise", hashlib.blake2b(xs.tobytes(), digest_size=16).digest(),
+           hashlib.blake2b(ys.tobytes(), digest_size=16).digest(), int(k))
+    found = ws.get(key)
+    return found if found is not None else ws.put(key, select())
 
 
 def _pairwise_median(xs: np.ndarray, ys: np.ndarray) -> float:
@@ -606,8 +647,8 @@ def _pairwise_median(xs: np.ndarray, ys: np.ndarray) -> float:
     if total <= _MAX_SORTED_PAIRS:
         a, b = _pairwise_order(xs, ys, [total // 2, total // 2 + 1])
         return (a + b) / 2
-    a = _select_pairwise(xs, ys, total // 2)
-    return (a + _next_pairwise(xs, ys, a, total // 2 + 1)) / 2
+    a = _remembered(xs, ys, total // 2, lambda: _select_pairwise(xs, ys, total // 2))
+    return (a + _remembered(xs, ys, total // 2 + 1, lambda: _next_pairwise(xs, ys, a, total // 2 + 1))) / 2
 
 
 def _next_pairwise(xs: np.ndarray, ys: np.ndarray, value: float, k: int) -> float:

@@ -170,7 +170,8 @@ def make_bins(x: np.ndarray, gmax: int, bins: int = BINS) -> tuple[np.ndarray, B
     """
     b, n = x.shape
     group = -(-n // bins)
-    classes = {g: _batch_quantile_classes(x, g) for g in range(2, gmax + 1)}
+    small = np.int8 if gmax < 128 else np.intp
+    classes = {g: _batch_quantile_classes(x, g).astype(small) for g in range(2, gmax + 1)}
     rows = []
     for r in range(b):
         start = np.zeros(n, dtype=bool)

@@ -7,6 +7,8 @@ import numpy as np
 
 #: grid points whose score is computed at once in ``modes`` (keeps the work arrays in cache)
 SCORE_BLOCK = 512
+#: values classified at once (bounds the (values x K) work arrays)
+CLASSIFY_BLOCK = 1 << 16
 
 
 def _as_vector(v: object) -> np.ndarray:
@@ -81,8 +83,13 @@ class Mixture:
 
     def classify(self, x: np.ndarray) -> np.ndarray:
         """MAP component (0-based, in this mixture's order) of each value: argmax_k pi_k phi(x; mu_k, sigma_k)."""
-        x = np.asarray(x, dtype=float)[..., None]
-        logp = np.log(self.weights) - np.log(self.sds) - 0.5 * ((x - self.means) / self.sds) ** 2
+        x = np.asarray(x, dtype=float)
+        if x.size > CLASSIFY_BLOCK:  # in blocks: (values x K) temporaries of 10^6 runs would take 100s of MB
+            flat = x.reshape(-1)
+            out = np.concatenate([self.classify(flat[i:i + CLASSIFY_BLOCK])
+                                  for i in range(0, flat.size, CLASSIFY_BLOCK)])
+            return out.reshape(x.shape)
+        logp = np.log(self.weights) - np.log(self.sds) - 0.5 * ((x[..., None] - self.means) / self.sds) ** 2
         return logp.argmax(axis=-1)
 
     def _score(self, x: np.ndarray) -> np.ndarray:
