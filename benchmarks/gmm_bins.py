@@ -1,6 +1,6 @@
 """Does fitting a mixture through bins of neighbouring runs change anything? Binned against every run, same data.
 
-    python benchmarks/gmm_bins.py [--sizes 30000,100000] [--seeds 2] [--converged]
+    python benchmarks/gmm_bins.py [--sizes 30000,100000] [--seeds 2] [--bins 10000] [--converged]
 
 Above ``em.BIN_ABOVE`` runs, ``em.bic_search`` fits bins of neighbouring runs (about
 ``em.BINS`` of them; none wider than 1/``em.BIN_WIDTHS`` of the interquartile range, none
@@ -56,8 +56,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sizes", default="30000,100000")
     ap.add_argument("--seeds", type=int, default=2)
+    ap.add_argument("--bins", type=int, default=em.BINS, help="bins to aim at (em.BINS)")
     ap.add_argument("--converged", action="store_true", help="also fit to convergence (slow: minutes per size)")
     args = ap.parse_args()
+    em.BINS = args.bins
     print(f"bins: above {em.BIN_ABOVE:,} runs, about {em.BINS:,} bins, none wider than IQR / {em.BIN_WIDTHS}")
     print(f"{'n':>8} {'data':<26} {'seed':>4} {'G, model':>12} {'max |dBIC|':>11} {'|dmean|/SE':>11} "
           f"{'cpu all':>8} {'cpu bins':>9}" + ("  converged: binning |dBIC|, stopping rule |dBIC|"

@@ -25,8 +25,10 @@ on the original scale, exactly as mclust sees it.
 
 from __future__ import annotations
 
+import math
 import os
 from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache
 
 import attrs
 import numpy as np
@@ -50,9 +52,20 @@ PAD_MAX_ELEMENTS = 100_000
 MAX_ITERATIONS = 10_000
 
 
+@lru_cache(maxsize=64)
 def r_probs(m: int) -> np.ndarray:
-    """R's ``seq(0, 1, length.out = m)``, bit for bit (interior points are ``i * (1 / (m - 1))``)."""
-    return np.r_[0.0, np.arange(1, m - 1) * (1.0 / (m - 1)), 1.0]
+    """R's ``seq(0, 1, length.out = m)``, bit for bit (interior points are ``i * (1 / (m - 1))``); read-only."""
+    probs = np.concatenate([[0.0], np.arange(1, m - 1) * (1.0 / (m - 1)), [1.0]])
+    probs.setflags(write=False)
+    return probs
+
+
+@lru_cache(maxsize=256)
+def _quantile_positions(n: int, probs: tuple[float, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Where R's type-7 quantiles of n sorted values fall: positions below and above, weight, interpolated?"""
+    index = 1.0 + (n - 1) * np.array(probs)
+    lo = np.floor(index).astype(np.intp)
+    return lo - 1, np.ceil(index).astype(np.intp) - 1, index - lo, index > lo
 
 
 def r_quantile7(xs: np.ndarray, probs: np.ndarray) -> np.ndarray:
@@ -61,14 +74,10 @@ def r_quantile7(xs: np.ndarray, probs: np.ndarray) -> np.ndarray:
     numpy's "linear" method rounds differently ((1 - h) a + h b here), and on
     data with ties one ulp decides which class a tied value starts in.
     """
-    n = xs.shape[1]
-    index = 1.0 + (n - 1) * probs
-    lo = np.floor(index).astype(np.intp)
-    hi = np.ceil(index).astype(np.intp)
-    qs = xs[:, lo - 1]
-    upper = xs[:, hi - 1]
-    h = index - lo
-    interp = (index > lo) & (upper != qs)
+    below, above, h, between = _quantile_positions(xs.shape[1], tuple(probs.tolist()))
+    qs = xs[:, below]
+    upper = xs[:, above]
+    interp = between & (upper != qs)
     return np.where(interp, (1.0 - h) * qs + h * upper, qs)
 
 
@@ -94,6 +103,12 @@ def quantile_classes(x: np.ndarray, k: int) -> np.ndarray:
     q[0] = x.min() - eps
     q[-1] = x.max() + eps
     return np.clip(np.searchsorted(q, x, side="right") - 1, 0, k - 1)
+
+
+def _initial_classes(raw: np.ndarray, rows: int, k: int) -> np.ndarray:
+    """The quantile classes of the rows of ``raw``, repeated to ``rows`` rows (models stacked on one data set)."""
+    labels = _batch_quantile_classes(raw, k)
+    return labels if raw.shape[0] == rows else np.tile(labels, (rows // raw.shape[0], 1))
 
 
 def _batch_quantile_classes(xs: np.ndarray, k: int) -> np.ndarray:
@@ -160,7 +175,7 @@ class Bins:
         return attrs.evolve(self, within=self.within / (scale * scale))
 
 
-def make_bins(x: np.ndarray, gmax: int, bins: int = BINS) -> tuple[np.ndarray, Bins]:
+def make_bins(x: np.ndarray, gmax: int, bins: int | None = None) -> tuple[np.ndarray, Bins]:
     """Bins of neighbouring runs of every sorted row of ``x`` (B, n), and the bins' means (B, n_bins).
 
     Each bin holds up to ceil(n / ``bins``) consecutive runs, spans at most 1/``BIN_WIDTHS``
@@ -169,7 +184,7 @@ def make_bins(x: np.ndarray, gmax: int, bins: int = BINS) -> tuple[np.ndarray, B
     initial class is that of all of its runs. Rows are padded with empty bins to a common width.
     """
     b, n = x.shape
-    group = -(-n // bins)
+    group = -(-n // (BINS if bins is None else bins))
     small = np.int8 if gmax < 128 else np.intp
     classes = {g: _batch_quantile_classes(x, g).astype(small) for g in range(2, gmax + 1)}
     rows = []
@@ -240,14 +255,24 @@ class _Scratch:
 
     def __init__(self) -> None:
         self._arrays: dict[str, np.ndarray] = {}
+        self._views: dict[tuple[str, tuple[int, ...]], np.ndarray] = {}
 
     def get(self, name: str, shape: tuple[int, ...]) -> np.ndarray:
-        """An uninitialised float array of ``shape`` in the memory named ``name``."""
-        size = int(np.prod(shape))
+        """An uninitialised float array of ``shape`` in the memory named ``name``.
+
+        The view of each (name, shape) is kept: an EM iteration asks for the same ones
+        four times, and making them cost more than the arithmetic on small fits.
+        """
+        view = self._views.get((name, shape))
+        if view is not None:
+            return view
+        size = math.prod(shape)
         buf = self._arrays.get(name)
         if buf is None or buf.size < size:
             buf = self._arrays[name] = np.empty(size)
-        return buf[:size].reshape(shape)
+            self._views = {key: v for key, v in self._views.items() if key[0] != name}
+        view = self._views[(name, shape)] = buf[:size].reshape(shape)
+        return view
 
 
 def _e_step_d2(d2: np.ndarray, w: np.ndarray, var: np.ndarray,
@@ -255,19 +280,14 @@ def _e_step_d2(d2: np.ndarray, w: np.ndarray, var: np.ndarray,
                counts: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """E-step from squared distances d2 (B, G, n), overwritten with z (the layout keeps n contiguous).
 
-    Padding components (``pad``) get log-density -inf, hence z exactly 0. ``scratch``
-    lends the (B, n) work arrays. ``counts``: the runs each value stands for (binned data).
+    Padding components (``pad``) have weight 0, so log-weight -inf (the caller silences
+    numpy's divide warning), log-density -inf, hence z exactly 0. ``scratch`` lends the
+    (B, n) work arrays. ``counts``: the runs each value stands for (binned data).
     """
     lj = d2
     lj *= (-0.5 / var)[:, :, None]
-    if pad is None:
-        log_w = np.log(w)
-        floor = MIN_LOG
-    else:  # log(w + 0) + 0 on used components: the same numbers as unpadded
-        log_w = np.log(w + pad.ones)
-        log_w += pad.log_mask
-        floor = pad.floor
-    lj += (log_w - 0.5 * (LOG_2PI + np.log(var)))[:, :, None]
+    floor = MIN_LOG if pad is None else pad.floor
+    lj += (np.log(w) - 0.5 * (LOG_2PI + np.log(var)))[:, :, None]
     b, _, n = lj.shape
     work = (lambda name: None) if scratch is None else (lambda name: scratch.get(name, (b, n)))
     # (ufunc reductions: the same numbers as .max / .sum, less overhead)
@@ -289,7 +309,7 @@ def _centres(x: np.ndarray, z: np.ndarray, out: np.ndarray | None = None,
     (B, G, n; in ``out`` when given). ``zc``: z times the runs each value stands for (binned data)."""
     zc = z if zc is None else zc
     nk = np.add.reduce(zc, axis=2)
-    divisor = np.where(nk > 0, nk, 1.0)
+    divisor = nk + (nk == 0)  # 1 for empty components (nk is never negative, nor NaN in a fit still running)
     mu = np.einsum("bkn,bn->bk", zc, x) / divisor  # (BLAS matmul is slow here at large n)
     d2 = np.subtract(x[:, None, :], mu[:, :, None], out=out)
     d2 *= d2
@@ -310,7 +330,9 @@ def _variances(z: np.ndarray, d2: np.ndarray, divisor: np.ndarray, equal: np.nda
         ss = np.einsum("bkn,bkn->bk", zc, d2) + np.einsum("bkn,bn->bk", z, bins.within)
         n = bins.runs
     total = np.add.reduce(ss, axis=1) if pad is None else pad.row_sums(ss)
-    return np.where(equal[:, None], (total / n)[:, None], ss / divisor)
+    var = ss / divisor
+    np.copyto(var, (total / n)[:, None], where=equal[:, None])  # (cheaper than np.where on small fits)
+    return var
 
 
 @attrs.define
@@ -326,6 +348,10 @@ class _Padding:
     log_mask: np.ndarray  # (B, G) -inf on padding, 0.0 on used components
     floor: np.ndarray     # (B, G, 1) -inf on padding, MIN_LOG on used components
     long_rows: dict[int, np.ndarray]  # G >= 8: rows of that size whose sums are used (bool)
+    long: np.ndarray = attrs.field(init=False)  # (B,) rows with G >= 8
+
+    def __attrs_post_init__(self) -> None:
+        self.long = self.sizes >= 8
 
     @classmethod
     def of(cls, sizes: np.ndarray, width: int, summed: np.ndarray | None = None) -> _Padding:
@@ -362,7 +388,8 @@ class _Padding:
         if not self.long_rows:
             return out
         if a.shape[1] < 16:
-            return np.where(self.sizes >= 8, np.add.reduce(a, axis=1), out)
+            np.copyto(out, np.add.reduce(a, axis=1), where=self.long)
+            return out
         for g, rows in self.long_rows.items():
             out[rows] = np.add.reduce(a[rows, :g], axis=1)
         return out
@@ -384,6 +411,12 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
     others are padding (weight 0, z exactly 0, never tested for failure), so
     fits with different G share one loop and round exactly as unpadded ones.
     A row leaves the loop at its own stopping time. ``bins``: ``x`` are the means of bins of runs.
+
+    The M- and E-steps are those of :func:`_centres`, :func:`_variances` and
+    :func:`_e_step_d2`, written out here with the views and work arrays made once per
+    set of rows instead of once per iteration: on small fits numpy's per-call cost is the
+    time (an iteration of a BIC search at n = 40 is some 45 calls), and mclust's is a
+    Fortran loop. The numbers are the same (tests/gmm/test_batched_em.py).
     """
     b, n = x.shape
     g = z.shape[1]
@@ -402,55 +435,109 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
     min_size = np.sqrt(EPS)
     scratch = _Scratch()
     z_slot = None  # which of the two big work arrays holds za (None: memory of its own)
+    add, maximum, minimum, einsum = np.add.reduce, np.maximum, np.minimum.reduce, np.einsum
     it = 0
-    while active.size:
-        it += 1
-        d2_slot = "b" if z_slot == "a" else "a"  # the squared distances go where z is not
-        zc = None if ba is None else np.multiply(za, ba.counts[:, None, :], out=scratch.get("zc", za.shape))
-        nk, divisor, mu, d2 = _centres(xa, za, scratch.get(d2_slot, za.shape), zc)  # M-step ...
-        var = _variances(za, d2, divisor, eq, pad, ba, zc)
-        w = nk / n if ba is None else nk / ba.runs[:, None]
-        # mclust: a variance at or below eps, or an emptied component, ends the fit with BIC = NA.
-        # The variance is compared on the standardised scale (mclust: in the data's unit), so the
-        # fit does not depend on the unit: mclust fails on data whose spread is below ~1e-8 units.
-        if pad is None:
-            failed = np.logical_or.reduce(var <= EPS, axis=1) | np.logical_or.reduce(nk <= min_size, axis=1)
-        else:
-            var += pad.ones  # padding: a positive variance (never used: its weight is 0)
-            failed = np.logical_or.reduce((var <= EPS) | (nk + pad.ones <= min_size), axis=1)
-        if failed.any():
-            var[failed] = 1.0
-            w[failed] = 1.0 / w.shape[1] if pad is None else (1.0 - pad.ones[failed]) / pad.sizes[failed, None]
-        za, ll = _e_step_d2(d2, w, var, pad, scratch, None if ba is None else ba.counts)  # ... then E-step
-        z_slot = d2_slot
-        ll -= shift  # the log-likelihood of the original (unstandardised) data
-        # a non-finite log-likelihood never meets the stopping rule, nor does a fit past the cap: both fail
-        failed |= ~np.isfinite(ll)
-        if it >= MAX_ITERATIONS:
-            failed[:] = True
-        done = failed | (np.abs(ll - old) / (1.0 + np.abs(ll)) <= TOL)
-        if done.any():
-            good = done & ~failed
-            gi = active[good]
-            k = w.shape[1]
-            loglik[gi], w_out[gi, :k], mu_out[gi, :k], var_out[gi, :k] = ll[good], w[good], mu[good], var[good]
-            ok[gi] = True
-            iters[active[done]] = it
-            keep = ~done
-            active, xa, eq, ll, shift = active[keep], xa[keep], eq[keep], ll[keep], shift[keep]
-            ba = None if ba is None else ba.take(keep)
-            width = za.shape[1]
-            if pad is not None and active.size:
-                pad = pad.take(keep)
-                width = int(pad.sizes.max())  # the widest fits may have stopped: drop the padding they needed
-                if width < za.shape[1]:
-                    pad = pad.narrow(width)
-            # the rows (and components) still in use, copied into the other work array
-            z_slot = "b" if z_slot == "a" else "a"
-            kept = scratch.get(z_slot, (active.size, width, n))
-            np.compress(keep, za if width == za.shape[1] else za[:, :width], axis=0, out=kept)
-            za = kept
-        old = ll
+    rows = width = -1
+    with np.errstate(divide="ignore", invalid="ignore"):  # log(0) = -inf: the weights of padding components
+        while active.size:
+            if za.shape[0] != rows or za.shape[1] != width:  # the rows (or the padding) changed: new views
+                rows, width = za.shape[0], za.shape[1]
+                x3, eq2 = xa[:, None, :], eq[:, None]
+                n_e = n if ba is None else ba.runs  # the divisor of model "E"'s pooled variance
+                n_w = n if ba is None else ba.runs[:, None]
+                counts3 = None if ba is None else ba.counts[:, None, :]
+                ones = None if pad is None else pad.ones
+                floor = MIN_LOG if pad is None else pad.floor
+                top, inverse = scratch.get("top", (rows, n)), scratch.get("inverse", (rows, n))
+                s = scratch.get("sum", (rows, n))
+                top3, inverse3 = top[:, None, :], inverse[:, None, :]
+                wv = scratch.get("weights and variances", (2, rows, width))  # one log() for both
+                w, var = wv[0], wv[1]
+                var3 = var[:, :, None]
+                pooled = bool(eq.any())  # some rows are model "E" (one variance): their sums are needed
+                slots = {slot: scratch.get(slot, za.shape) for slot in "ab"}
+            it += 1
+            d2_slot = "b" if z_slot == "a" else "a"  # the squared distances go where z is not
+            d2 = slots[d2_slot]
+            # M-step (_centres, _variances)
+            zc = za if ba is None else np.multiply(za, counts3, out=scratch.get("zc", za.shape))
+            nk = add(zc, axis=2)
+            # 1 for padding (and for components emptied by the initial classes without padding: with
+            # padding such a fit gets NaN means; both fail below, on their size)
+            divisor = nk + (nk == 0) if ones is None else nk + ones
+            mu = einsum("bkn,bn->bk", zc, xa) / divisor  # (BLAS matmul is slow here at large n)
+            np.subtract(x3, mu[:, :, None], out=d2)
+            d2 *= d2
+            ss = einsum("bkn,bkn->bk", zc, d2)
+            if ba is not None:
+                ss += einsum("bkn,bn->bk", za, ba.within)
+            np.divide(ss, divisor, out=var)
+            if pooled:
+                total = add(ss, axis=1) if pad is None else pad.row_sums(ss)
+                np.copyto(var, (total / n_e)[:, None], where=eq2)
+            np.divide(nk, n_w, out=w)
+            # mclust: a variance at or below eps, or an emptied component, ends the fit with BIC = NA.
+            # The variance is compared on the standardised scale (mclust: in the data's unit), so the
+            # fit does not depend on the unit: mclust fails on data whose spread is below ~1e-8 units.
+            # (Checked on the smallest values first: the rows are sorted out only when one fails.)
+            if ones is not None:
+                var += ones  # padding: a positive variance (never used: its weight is 0)
+                size = divisor  # nk + 1 on padding
+            else:
+                size = nk
+            failed = None
+            if minimum(var, axis=None) <= EPS or minimum(size, axis=None) <= min_size:
+                failed = np.logical_or.reduce((var <= EPS) | (size <= min_size), axis=1)
+                var[failed] = 1.0
+                w[failed] = 1.0 / width if pad is None else (1.0 - pad.ones[failed]) / pad.sizes[failed, None]
+            # E-step (_e_step_d2), over the squared distances, into z
+            lj = d2
+            lj *= np.divide(-0.5, var3)
+            logs = np.log(wv)
+            lj += (logs[0] - 0.5 * (LOG_2PI + logs[1]))[:, :, None]
+            maximum.reduce(lj, axis=1, out=top)
+            lj -= top3
+            maximum(lj, floor, out=lj)  # far components: exp(-100) ~ 4e-44 instead of smaller
+            np.exp(lj, out=lj)
+            add(lj, axis=1, out=s)
+            np.divide(1.0, s, out=inverse)
+            lj *= inverse3
+            top += np.log(s, out=s)
+            ll = add(top, axis=1) if ba is None else einsum("bn,bn->b", top, ba.counts)
+            za, z_slot = lj, d2_slot
+            ll -= shift  # the log-likelihood of the original (unstandardised) data
+            err = np.abs(ll - old)
+            err /= 1.0 + np.abs(ll)
+            going = err > TOL  # a NaN (from a non-finite log-likelihood) stops the row: it failed below
+            if it >= MAX_ITERATIONS:  # a fit past the cap fails
+                going[:] = False
+                failed = np.ones(ll.shape, dtype=bool)
+            if failed is not None:
+                going &= ~failed
+            if not going.all():
+                done = ~going
+                bad = ~np.isfinite(ll) if failed is None else failed | ~np.isfinite(ll)
+                good = done & ~bad
+                gi = active[good]
+                k = w.shape[1]
+                loglik[gi], w_out[gi, :k], mu_out[gi, :k], var_out[gi, :k] = ll[good], w[good], mu[good], var[good]
+                ok[gi] = True
+                iters[active[done]] = it
+                keep = going
+                active, xa, eq, ll, shift = active[keep], xa[keep], eq[keep], ll[keep], shift[keep]
+                ba = None if ba is None else ba.take(keep)
+                new_width = za.shape[1]
+                if pad is not None and active.size:
+                    pad = pad.take(keep)
+                    new_width = int(pad.sizes.max())  # the widest fits may have stopped: drop their padding
+                    if new_width < za.shape[1]:
+                        pad = pad.narrow(new_width)
+                # the rows (and components) still in use, copied into the other work array
+                z_slot = "b" if z_slot == "a" else "a"
+                kept = scratch.get(z_slot, (active.size, new_width, n))
+                np.compress(keep, za if new_width == za.shape[1] else za[:, :new_width], axis=0, out=kept)
+                za = kept
+            old = ll
     return BatchFit(loglik, w_out, mu_out, var_out, ok, iters)
 
 
@@ -460,8 +547,8 @@ def fit_batch(x: np.ndarray, g: int, equal: np.ndarray, log_scale: np.ndarray,
 
     ``equal[b]`` selects model "E" (one variance) for row b, else "V".
     ``log_scale`` (B,) is log of each row's standardisation scale, so log-likelihoods are
-    those of the original data; ``raw`` (default ``x``) are the original data,
-    from which the initial quantile classes are taken (on tied data one ulp of
+    those of the original data; ``raw`` (default ``x``) are the original data (or one
+    copy of them when both models are stacked), from which the initial quantile classes are taken (on tied data one ulp of
     a quantile decides a class, so they must see what mclust sees).
     Rows are fitted in chunks bounding memory. ``bins``: ``x`` are the means of bins of runs
     (:func:`make_bins`), whose own initial classes they hold.
@@ -480,7 +567,7 @@ def fit_batch(x: np.ndarray, g: int, equal: np.ndarray, log_scale: np.ndarray,
         ll = (np.where(ok, -0.5 * runs * (LOG_2PI + np.log(np.where(ok, var[:, 0], 1.0)) + 1.0), -np.inf)
               - runs * log_scale)
         return BatchFit(ll, np.ones((b, 1)), mu, var, ok, np.zeros(b, dtype=np.intp))
-    labels = _batch_quantile_classes(x if raw is None else raw, g) if bins is None else bins.labels[g]
+    labels = _initial_classes(x if raw is None else raw, b, g) if bins is None else bins.labels[g]
     rows = max(1, CHUNK_ELEMENTS // (n * g))
     parts = []
     for start in range(0, b, rows):
@@ -504,7 +591,7 @@ def fit_sizes(x: np.ndarray, sizes: range, equal: np.ndarray, log_scale: np.ndar
     raw = x if raw is None else raw
     z = np.zeros((len(gs) * b, width, n))
     for j, g in enumerate(gs):
-        labels = _batch_quantile_classes(raw, g) if bins is None else bins.labels[g]
+        labels = _initial_classes(raw, b, g) if bins is None else bins.labels[g]
         z[j * b:(j + 1) * b] = labels[:, None, :] == np.arange(width)[:, None]
     row_sizes = np.repeat(gs, b)
     fit = _fit_chunk(np.tile(x, (len(gs), 1)), z, np.tile(equal, len(gs)), np.tile(log_scale, len(gs)),
@@ -581,7 +668,7 @@ def bic_search(x: np.ndarray, max_components: int = 9, models: tuple[str, ...] =
     log_n = np.log(n)
     use = [m for m in range(2) if MODELS[m] in models]
     equal = np.concatenate([np.full(b, m == 0) for m in use])
-    stacked_x, stacked_raw = np.concatenate([xs] * len(use)), np.concatenate([x] * len(use))
+    stacked_x = np.concatenate([xs] * len(use))
     stacked_scale = np.tile(log_scale, len(use))
     stacked_bins = None if bins is None else bins.tile(len(use))
     width = xs.shape[1]  # the values the EM sees: runs, or bins
@@ -590,12 +677,12 @@ def bic_search(x: np.ndarray, max_components: int = 9, models: tuple[str, ...] =
         if g == 1:  # one normal: "E" and "V" coincide
             return fit_batch(xs, 1, np.ones(b, bool), log_scale, bins=bins)
         # both models stacked along the batch axis: one batched EM per G
-        return fit_batch(stacked_x, g, equal, stacked_scale, raw=stacked_raw, bins=stacked_bins)
+        return fit_batch(stacked_x, g, equal, stacked_scale, raw=x, bins=stacked_bins)
 
     sizes = range(1, min(gmax, n) + 1)
     if len(sizes) > 1 and len(use) * b * width * gmax * (len(sizes) - 1) <= PAD_MAX_ELEMENTS:
         # small input: all G in one padded EM loop (numpy's per-call overhead dominates)
-        results = {1: fit_g(1), **fit_sizes(stacked_x, sizes, equal, stacked_scale, raw=stacked_raw,
+        results = {1: fit_g(1), **fit_sizes(stacked_x, sizes, equal, stacked_scale, raw=x,
                                             bins=stacked_bins)}
     elif THREADS > 1 and THREAD_MIN_ELEMENTS <= b * width * gmax <= THREAD_MAX_ELEMENTS:
         # numpy releases the GIL in its loops: the G's run side by side on big inputs
@@ -611,7 +698,8 @@ def bic_search(x: np.ndarray, max_components: int = 9, models: tuple[str, ...] =
                 fits[(1, m)] = fit
             else:
                 sl = slice(j * b, (j + 1) * b)
-                fits[(g, m)] = BatchFit(*(getattr(fit, f.name)[sl] for f in attrs.fields(BatchFit)))
+                fits[(g, m)] = BatchFit(fit.loglik[sl], fit.weights[sl], fit.means[sl], fit.variances[sl],
+                                        fit.ok[sl], fit.iterations[sl])
             f = fits[(g, m)]
             if bins is not None and g > 1 and f.ok.any():  # the bins' log-likelihood, to the runs'
                 ok = np.flatnonzero(f.ok)
@@ -626,10 +714,11 @@ def bic_search(x: np.ndarray, max_components: int = 9, models: tuple[str, ...] =
     weights = np.zeros((b, gmax))
     means = np.zeros((b, gmax))
     sds = np.ones((b, gmax))
-    for (g, m), f in fits.items():
-        rows = np.flatnonzero((best_g == g) & (best_m == m))
-        if not rows.size:
+    for g, m in sorted(set(zip(best_g.tolist(), best_m.tolist(), strict=True))):
+        f = fits.get((g, m))
+        if f is None:  # every fit failed (an "E" with no "E" searched): nothing to report
             continue
+        rows = np.flatnonzero((best_g == g) & (best_m == m))
         w, mu, var = _final_parameters(xs[rows], f.weights[rows], f.means[rows], f.variances[rows], m == 0,
                                        None if bins is None else bins.take(rows))
         mu = centre[rows] + scale[rows] * mu
