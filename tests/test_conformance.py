@@ -14,11 +14,10 @@ NAMES = sorted(pr.components())
 
 @pytest.mark.parametrize("name", NAMES)
 def test_component_conforms(name: str) -> None:
-    outcomes = check_component(name)
-    total = sum(o.seconds for o in outcomes)
-    slowest = sorted(((round(o.seconds, 2), o.check) for o in outcomes), reverse=True)[:3]
-    # ~2 s is the aim; the bound leaves room for a busy CI machine
-    assert total < 10.0, f"{name}: the battery takes {total:.1f} s (slowest checks {slowest}); make the method faster"
+    # raises one AssertionError listing every failed check. Its time is not asserted (a busy machine
+    # would fail a sound method): the costly components guard their work by counting it instead
+    # (tests/gmm/test_ksfit_window.py counts KSfit's EM work, tests/test_scale.py the selection's)
+    check_component(name)
 
 
 def test_every_contract_component_is_registered() -> None:

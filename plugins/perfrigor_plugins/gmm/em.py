@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 
@@ -43,7 +44,7 @@ THREAD_MIN_ELEMENTS = 100_000
 #: above this, threads would hold several (G x n) work arrays at once: memory before speed
 THREAD_MAX_ELEMENTS = 5_000_000
 #: elements (replicates x observations x components) per chunk of a batched fit
-CHUNK_ELEMENTS = 400_000
+CHUNK_ELEMENTS = 100_000
 #: up to this many elements (fits x observations x padded components), all G share one EM loop
 PAD_MAX_ELEMENTS = 100_000
 #: EM iterations after which a fit that has not met the stopping rule counts as failed (BIC = NA):
@@ -266,6 +267,8 @@ class _Scratch:
         view = self._views.get((name, shape))
         if view is not None:
             return view
+        if len(self._views) > 256:  # kept across fits (_scratch): the shapes of the latest ones only
+            self._views.clear()
         size = math.prod(shape)
         buf = self._arrays.get(name)
         if buf is None or buf.size < size:
@@ -273,6 +276,18 @@ class _Scratch:
             self._views = {key: v for key, v in self._views.items() if key[0] != name}
         view = self._views[(name, shape)] = buf[:size].reshape(shape)
         return view
+
+
+_THREAD = threading.local()
+
+
+def _scratch() -> _Scratch:
+    """This thread's work arrays, kept from one fit to the next: a KSfit runs thousands of short
+    fits, and fresh memory is page-faulted in on first use (as costly as a few EM iterations)."""
+    scratch = getattr(_THREAD, "scratch", None)
+    if scratch is None:
+        scratch = _THREAD.scratch = _Scratch()
+    return scratch
 
 
 def _e_step_d2(d2: np.ndarray, w: np.ndarray, var: np.ndarray,
@@ -433,7 +448,7 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
     # only model "E" sums variances over components
     pad = _Padding.of(sizes, g, equal) if sizes is not None and np.any(sizes < g) else None
     min_size = np.sqrt(EPS)
-    scratch = _Scratch()
+    scratch = _scratch()
     z_slot = None  # which of the two big work arrays holds za (None: memory of its own)
     add, maximum, minimum, einsum = np.add.reduce, np.maximum, np.minimum.reduce, np.einsum
     it = 0
@@ -644,12 +659,17 @@ def _final_parameters(x: np.ndarray, w: np.ndarray, mu: np.ndarray, var: np.ndar
     return np.where(redo, w2, w), np.where(redo, mu2, mu), np.where(redo, var2, var)
 
 
-def bic_search(x: np.ndarray, max_components: int = 9, models: tuple[str, ...] = MODELS) -> BicSearch:
+def bic_search(x: np.ndarray, max_components: int = 9, models: tuple[str, ...] = MODELS,
+               bins_for: int | None = None, threads: int | None = None) -> BicSearch:
     """Fit G = 1..max_components for each model on every row of ``x`` (B, n) and keep the best BIC.
 
     Ties go to the smaller G, then to "E" (mclust's order). Rows need not be sorted.
     Rows of more than ``BIN_ABOVE`` runs are fitted through bins of neighbouring runs
     (:func:`make_bins`): their log-likelihoods are those of the runs to third-order terms.
+    ``bins_for`` (default ``max_components``): the bins keep the initial classes of G up to
+    this many components, so that a search over fewer G fits the very same bins.
+    ``threads`` (default ``THREADS``): how many G may be fitted side by side on large inputs
+    (1: in turn; the same numbers, less CPU time in all when the cores are busy anyway).
     """
     x = np.sort(np.atleast_2d(np.asarray(x, dtype=float)), axis=1)
     b, n = x.shape
@@ -659,7 +679,7 @@ def bic_search(x: np.ndarray, max_components: int = 9, models: tuple[str, ...] =
     gmax = int(max_components)
     bins = None
     if n > BIN_ABOVE:
-        x, bins = make_bins(x, min(gmax, n))
+        x, bins = make_bins(x, min(max(gmax, bins_for or 0), n))
         bins = bins.scaled(scale)
     xs = (x - centre) / scale
     bic = np.full((b, gmax, 2), np.nan)
@@ -684,9 +704,9 @@ def bic_search(x: np.ndarray, max_components: int = 9, models: tuple[str, ...] =
         # small input: all G in one padded EM loop (numpy's per-call overhead dominates)
         results = {1: fit_g(1), **fit_sizes(stacked_x, sizes, equal, stacked_scale, raw=x,
                                             bins=stacked_bins)}
-    elif THREADS > 1 and THREAD_MIN_ELEMENTS <= b * width * gmax <= THREAD_MAX_ELEMENTS:
+    elif (threads or THREADS) > 1 and THREAD_MIN_ELEMENTS <= b * width * gmax <= THREAD_MAX_ELEMENTS:
         # numpy releases the GIL in its loops: the G's run side by side on big inputs
-        with ThreadPoolExecutor(THREADS) as pool:
+        with ThreadPoolExecutor(threads or THREADS) as pool:
             order = sizes[::-1]  # the largest G take longest: start them first
             results = dict(zip(order, pool.map(fit_g, order), strict=True))
     else:
