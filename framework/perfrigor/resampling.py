@@ -34,7 +34,7 @@ from .errors import ConfigError, DataError
 
 __all__ = [
     "ADAPTIVE_DRAWS", "CHUNK_DRAWS", "MIN_REPLICATES", "adapted_replicates", "bootstrap", "bootstrap_means",
-    "bootstrap_means_joint", "bootstrap_ratio", "default_chunk_size", "flat_indices", "gather",
+    "bootstrap_means_joint", "bootstrap_ratio", "bootstrap_ratio_many", "default_chunk_size", "flat_indices", "gather",
     "percentile_error", "percentile_interval", "resample_indices", "resampling_scheme",
 ]
 
@@ -303,6 +303,68 @@ def bootstrap_ratio(numerator: Any, denominator: Any, n_bootstrap: int = 10_000,
     """
     means = bootstrap_means_joint([numerator, denominator], n_bootstrap, random_state, levels, chunk_size,
                                   batch_axes, description="bootstrap ratio")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return means[0] / means[1]
+
+
+class _SharedDraws:
+    """The replicate means of many samples of one shape drawn with the same indices (one seed for all)."""
+
+    def __init__(self, samples: Sequence[Any], levels: str | Sequence[bool] | None, what: str) -> None:
+        arrays = [as_array(v, f"{what} {i}") for i, v in enumerate(samples)]
+        shapes = {a.shape for a in arrays}
+        if len(shapes) != 1:
+            raise DataError(f"{what}s drawn with shared indices must share their shape, got {sorted(shapes)}")
+        one = _MeanResampler(arrays[0], levels, what)  # the scheme and shape of one sample, as drawn alone
+        self.shape, self.scheme, self.constant = one.arr.shape, one.scheme, one.constant
+        stacked = np.stack(arrays)
+        scheme = resampling_scheme(levels, stacked.ndim - 1)
+        if scheme is None:
+            stacked, scheme = stacked.reshape(len(arrays), -1), (True,)
+        kept = len(one.scheme)  # the levels a sample keeps alone; deeper ones are averaged, as alone
+        if kept < len(scheme):
+            stacked = stacked.mean(axis=tuple(range(1 + kept, stacked.ndim)))
+        self.values = stacked.reshape(len(arrays), -1)
+
+    def means(self, rng: np.random.Generator, count: int) -> np.ndarray:
+        """``count`` replicate means of every sample, shape ``(samples, count)``: the draws one sample makes alone."""
+        if self.constant:
+            return np.broadcast_to(self.values.mean(axis=1)[:, None], (self.values.shape[0], count))
+        flat = _offsets(self.shape, _draw_levels(rng, self.shape, self.scheme, count)).reshape(count, -1)
+        out = np.empty((self.values.shape[0], count))
+        size = flat.shape[1]
+        step = max(1, GATHER_VALUES // (size * self.values.shape[0]))
+        for lo in range(0, count, step):
+            gathered = self.values.take(flat[lo:lo + step], axis=1)  # C order (indexing is not): sums as alone
+            out[:, lo:lo + step] = gathered.sum(axis=2) / size
+        return out
+
+
+def bootstrap_ratio_many(numerators: Sequence[Any], denominators: Sequence[Any], n_bootstrap: int = 10_000,
+                         random_state: int = 0, levels: str | Sequence[bool] | None = None) -> np.ndarray:
+    """``bootstrap_ratio(numerators[i], denominators[i], n_bootstrap, random_state, levels)`` for every i.
+
+    Shape ``(len(numerators), n_bootstrap)``, the same numbers as the calls one by one: with an
+    int seed every pair draws the same indices (when the numerators share a shape, and the
+    denominators one), so they are drawn once and gathered from every pair. A suite's
+    benchmarks with the same design run through one call (``Component.prepare``).
+    """
+    if isinstance(random_state, bool) or not isinstance(random_state, int | np.integer):
+        raise ConfigError(f"bootstrap_ratio_many needs an int seed (shared draws), got {random_state!r}")
+    if len(numerators) != len(denominators):
+        raise DataError(f"{len(numerators)} numerators for {len(denominators)} denominators")
+    _check_bootstrap_args(n_bootstrap, None, results=2 * max(1, len(numerators)))
+    rng = check_random_state(int(random_state))
+    draws = [_SharedDraws(numerators, levels, "numerator"), _SharedDraws(denominators, levels, "denominator")]
+    chunk_size = default_chunk_size(*(d.shape for d in draws))
+    n_bootstrap = int(n_bootstrap)
+    means = np.empty((2, len(numerators), n_bootstrap))
+    with progress.task(n_bootstrap, "bootstrap ratio") as advance:
+        for start in range(0, n_bootstrap, chunk_size):
+            count = min(chunk_size, n_bootstrap - start)
+            for i, d in enumerate(draws):  # numerator, then denominator, as bootstrap_means_joint draws them
+                means[i, :, start:start + count] = d.means(rng, count)
+            advance(count)
     with np.errstate(divide="ignore", invalid="ignore"):
         return means[0] / means[1]
 

@@ -31,7 +31,7 @@ from .workspace import current_workspace
 
 __all__ = [
     "RankTestResult", "ShiftResult", "autocorrelation", "hodges_lehmann", "ks_two_sample", "yuen_shift", "psignrank", "pairwise_order_statistics", "psmirnov", "pwilcox",
-    "rank_sum_distribution", "rank_sum_min_pvalue",
+    "rank_sum_distribution", "rank_sum_min_pvalue", "tie_sizes",
     "signed_rank_distribution", "wilcoxon_rank_sum", "wilcoxon_signed_rank",
 ]
 
@@ -194,6 +194,26 @@ def _flat(values: Any, what: str) -> np.ndarray:
 def _tie_term(ranks: np.ndarray) -> float:
     _, counts = np.unique(ranks, return_counts=True)
     return float(np.sum(counts.astype(float) ** 3 - counts))
+
+
+def tie_sizes(z: Any) -> np.ndarray:
+    """The sizes of the groups of equal values in each series (last axis), largest value last.
+
+    Shape of ``z``: group k of a series holds ``out[..., k]`` values (ascending values); the
+    rest of the row is 0. Every tie correction (rank tests, Kendall's tau, Mann-Kendall) is a
+    sum over these: e.g. ``(t * (t - 1) * (2 * t + 5)).sum(axis=-1)``. O(n log n) per series,
+    all series at once.
+    """
+    z = np.asarray(z, dtype=float)
+    n = z.shape[-1]
+    rows = z.reshape(-1, n)
+    if n == 0:
+        return np.zeros(z.shape, dtype=np.intp)
+    ordered = np.sort(rows, axis=-1)
+    starts = np.ones(rows.shape, dtype=bool)
+    starts[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+    group = np.cumsum(starts, axis=-1) - 1 + n * np.arange(rows.shape[0])[:, None]
+    return np.bincount(group.reshape(-1), minlength=rows.size).reshape(z.shape)
 
 
 def _rank_sum(xs: np.ndarray, ys: np.ndarray) -> tuple[float, float, bool]:

@@ -5,10 +5,21 @@ from __future__ import annotations
 import attrs
 import numpy as np
 
-#: grid points whose score is computed at once in ``modes`` (keeps the work arrays in cache)
-SCORE_BLOCK = 512
+#: grid values x components whose score is computed at once in ``modes`` (work arrays of 128 KiB:
+#: below glibc's mmap threshold, so they are not page-faulted in afresh for every block)
+SCORE_BLOCK = 1 << 14
 #: values classified at once (bounds the (values x K) work arrays)
 CLASSIFY_BLOCK = 1 << 16
+
+
+_SQRT_2PI = float(np.sqrt(2 * np.pi))
+
+
+def _normal_pdf(x: np.ndarray, loc: np.ndarray, scale: np.ndarray) -> np.ndarray:
+    """``scipy.stats.norm.pdf(x, loc, scale)``, the same arithmetic without its per-call machinery
+    (a tenth of a millisecond a call, and a mixture's mode needs a few)."""
+    z = (x - loc) / scale
+    return np.exp(-z**2 / 2.0) / _SQRT_2PI / scale
 
 
 def _as_vector(v: object) -> np.ndarray:
@@ -45,9 +56,8 @@ class Mixture:
         return Mixture(self.weights, -self.means, self.sds)
 
     def pdf(self, x: np.ndarray) -> np.ndarray:
-        from scipy import stats
         x = np.asarray(x, dtype=float)
-        return (self.weights * stats.norm.pdf(x[..., None], self.means, self.sds)).sum(axis=-1)
+        return (self.weights * _normal_pdf(x[..., None], self.means, self.sds)).sum(axis=-1)
 
     def cdf(self, x: np.ndarray) -> np.ndarray:
         """P[X <= x] (VARCORE's ``probXa``)."""
@@ -63,9 +73,8 @@ class Mixture:
 
     def component_pdfs(self, x: np.ndarray) -> np.ndarray:
         """pi_k phi(x; mu_k, sigma_k), shape x.shape + (K,) (for plots)."""
-        from scipy import stats
         x = np.asarray(x, dtype=float)
-        return self.weights * stats.norm.pdf(x[..., None], self.means, self.sds)
+        return self.weights * _normal_pdf(x[..., None], self.means, self.sds)
 
     def quantile(self, q: float) -> float:
         """The q-quantile (VARCORE's ``quantile_Mclust``), by bracketing root finding on the CDF."""
@@ -123,7 +132,8 @@ class Mixture:
         grid = np.unique(np.concatenate([np.linspace(lo, hi, 20001), local, self.means, [lo - step, hi + step]]))
         grid = grid[(grid >= lo - step) & (grid <= hi + step)]
         # in blocks: (grid x K) temporaries of a few MB would be mapped and page-faulted in afresh
-        s = np.concatenate([self._score(grid[i:i + SCORE_BLOCK]) for i in range(0, grid.size, SCORE_BLOCK)])
+        block = max(1, SCORE_BLOCK // self.n_components)
+        s = np.concatenate([self._score(grid[i:i + block]) for i in range(0, grid.size, block)])
         idx = np.flatnonzero(s != 0)  # (exact zeros, if any, sit inside a bracket)
         change = np.flatnonzero((s[idx[:-1]] > 0) & (s[idx[1:]] < 0))
         found = [optimize.brentq(self._score, grid[idx[k]], grid[idx[k + 1]], xtol=1e-13) for k in change]

@@ -7,6 +7,7 @@ two replicate grand means, new/old; the interval is the percentile interval of t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import attrs
@@ -50,6 +51,41 @@ class BootstrapRatio(pr.Comparator):
         "help": "levels resampled: 'all' (the paper's RRR), 'top', 'flat', or an R/N pattern such as 'RRN'"})
     random_state: Any = pr.random_state_param()
 
+    @classmethod
+    def prepare(cls, jobs: Sequence[pr.BenchmarkJob]) -> None:
+        """The replicates of every benchmark with the same design, seed and settings, in one call.
+
+        With an int seed every such benchmark draws the same indices (``bootstrap_ratio_many``
+        gives the numbers of the calls one by one): drawn once, they are gathered from each.
+        """
+        ws = pr.current_workspace()
+        if ws is None:
+            return
+        groups: dict[tuple, list[tuple[tuple, pr.Sample, pr.Sample]]] = {}
+        for job in jobs:
+            c = job.component
+            if job.candidate is None or isinstance(c.random_state, bool) or not isinstance(c.random_state, int):
+                continue
+            try:
+                old, new, _ = prepare(job.samples[job.baseline], job.samples[job.candidate])
+            except pr.DataError:
+                continue  # compare() reports it
+            n_bootstrap = pr.resampling.adapted_replicates(c.n_bootstrap, old.values.size + new.values.size,
+                                                           c.max_draws)
+            design = (old.values.shape, new.values.shape, n_bootstrap, c.resample.lower(), c.random_state)
+            groups.setdefault(design, []).append((_key(old, new, *design[2:]), old, new))
+        for (_, _, n_bootstrap, resample, seed), items in groups.items():
+            if len(items) < 2:
+                continue  # alone: compare() draws its own
+            try:
+                ratios = pr.resampling.bootstrap_ratio_many([new.values for _, _, new in items],
+                                                            [old.values for _, old, _ in items],
+                                                            n_bootstrap, seed, resample)
+            except (pr.DataError, pr.ConfigError):
+                continue
+            for (key, _, _), row in zip(items, ratios, strict=True):
+                ws.put(key, row)
+
     def compare(self, baseline: Any, candidate: Any) -> pr.Comparison:
         old, new, warnings = prepare(baseline, candidate)
         for who, sample in (("baseline", old), ("candidate", new)):
@@ -69,9 +105,14 @@ class BootstrapRatio(pr.Comparator):
                             "limits are noisy")
         n_bootstrap = pr.resampling.adapted_replicates(self.n_bootstrap, old.values.size + new.values.size,
                                                        self.max_draws)
-        ratios = pr.resampling.bootstrap_ratio(new.values, old.values, n_bootstrap,
-                                               random_state=pr.check_random_state(self.random_state),
-                                               levels=self.resample)
+        ws = pr.current_workspace()
+        ratios = None
+        if ws is not None and isinstance(self.random_state, int) and not isinstance(self.random_state, bool):
+            ratios = ws.get(_key(old, new, n_bootstrap, self.resample.lower(), self.random_state))
+        if ratios is None:
+            ratios = pr.resampling.bootstrap_ratio(new.values, old.values, n_bootstrap,
+                                                   random_state=pr.check_random_state(self.random_state),
+                                                   levels=self.resample)
         low, high = pr.resampling.percentile_interval(ratios, self.confidence)
         if low == high:
             warnings.append("every bootstrap replicate gives the same ratio (no variation at the resampled "
@@ -98,3 +139,9 @@ class BootstrapRatio(pr.Comparator):
                           lower_is_better=old.lower_is_better, pvalue=None,
                           baseline_mean=float(old.values.mean()), candidate_mean=float(new.values.mean()),
                           details=details, warnings=warnings)
+
+
+def _key(old: pr.Sample, new: pr.Sample, n_bootstrap: int, resample: str, seed: int) -> tuple:
+    """Workspace key of a benchmark's replicates: both samples' values and every setting they depend on."""
+    return ("perfrigor_plugins.ratio", "bootstrap", old.values.shape, old.values.tobytes(), new.values.shape,
+            new.values.tobytes(), n_bootstrap, resample, seed)
