@@ -42,6 +42,8 @@ __all__ = [
 CHUNK_DRAWS = 1 << 18
 #: values gathered at once within a chunk (64 KiB of float64: below the mmap threshold)
 GATHER_VALUES = 1 << 13
+#: values gathered at once for many samples drawn with shared indices (a work array of 2 MiB, reused)
+SHARED_GATHER_VALUES = 1 << 18
 
 Scheme = tuple[bool, ...] | None  # one flag per axis (True: resample), None: flat pooling
 
@@ -331,13 +333,23 @@ class _SharedDraws:
         if self.constant:
             return np.broadcast_to(self.values.mean(axis=1)[:, None], (self.values.shape[0], count))
         flat = _offsets(self.shape, _draw_levels(rng, self.shape, self.scheme, count)).reshape(count, -1)
-        out = np.empty((self.values.shape[0], count))
-        size = flat.shape[1]
-        step = max(1, GATHER_VALUES // (size * self.values.shape[0]))
+        items, size = self.values.shape[0], flat.shape[1]
+        out = np.empty((items, count))
+        step = max(1, SHARED_GATHER_VALUES // (size * items))
+        work = self._work(items, min(step, count), size)  # reused: no fresh memory to fault in per block
         for lo in range(0, count, step):
-            gathered = self.values.take(flat[lo:lo + step], axis=1)  # C order (indexing is not): sums as alone
-            out[:, lo:lo + step] = gathered.sum(axis=2) / size
+            block = flat[lo:lo + step]
+            gathered = work[:, :block.shape[0]]
+            self.values.take(block, axis=1, out=gathered)  # C order (indexing is not): sums as alone
+            np.add.reduce(gathered, axis=2, out=out[:, lo:lo + block.shape[0]])
+        out /= size
         return out
+
+    def _work(self, items: int, step: int, size: int) -> np.ndarray:
+        work = getattr(self, "_buffer", None)
+        if work is None or work.shape[1] < step:
+            work = self._buffer = np.empty((items, step, size))
+        return work
 
 
 def bootstrap_ratio_many(numerators: Sequence[Any], denominators: Sequence[Any], n_bootstrap: int = 10_000,

@@ -342,8 +342,23 @@ def psmirnov(statistic: float, m: int, n: int, z: Any = None, two_sided: bool = 
     point when ``z`` is None, i.e. no ties). The probability is that count over C(m+n, m).
     Returns P(D < statistic) (``lower_tail``) or P(D >= statistic), as R.
     """
-    from scipy import special
     m, n = _size(m, "m", 1), _size(n, "n", 1)
+    # R compares against (0.5 + floor(q*m*n - 1e-7)) / (m*n); in units of 1/(m*n) the
+    # differences u*n - v*m are integers, so "d < that" is "d <= floor(q*m*n - 1e-7)".
+    limit = math.floor(statistic * m * n - 1e-7)
+    if z is None:  # no ties: a function of the integer limit alone, asked again and again over a suite
+        below = _psmirnov_untied(limit, m, n, bool(two_sided))
+        return below if lower_tail else 1.0 - below
+    return _psmirnov(limit, m, n, z, two_sided, lower_tail)
+
+
+@lru_cache(maxsize=4096)
+def _psmirnov_untied(limit: int, m: int, n: int, two_sided: bool) -> float:
+    return _psmirnov(limit, m, n, None, two_sided, True)
+
+
+def _psmirnov(limit: int, m: int, n: int, z: Any, two_sided: bool, lower_tail: bool) -> float:
+    from scipy import special
     total = m + n
     if z is None:
         checked = np.ones(total, dtype=bool)
@@ -352,9 +367,6 @@ def psmirnov(statistic: float, m: int, n: int, z: Any = None, two_sided: bool = 
         if zs.size != total:
             raise DataError(f"psmirnov: z has {zs.size} values, expected m + n = {total}")
         checked = np.append(np.diff(zs) != 0, True)
-    # R compares against (0.5 + floor(q*m*n - 1e-7)) / (m*n); in units of 1/(m*n) the
-    # differences u*n - v*m are integers, so "d < that" is "d <= floor(q*m*n - 1e-7)".
-    limit = math.floor(statistic * m * n - 1e-7)
     # Column by column along the smaller sample (few Python iterations): within a column the
     # paths to point j are those arriving from the previous column at j' <= j with no dead
     # point in between, i.e. a running sum restarted after each dead point.

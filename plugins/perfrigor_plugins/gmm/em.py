@@ -418,8 +418,65 @@ def m_step(x: np.ndarray, z: np.ndarray, equal: np.ndarray, bins: Bins | None = 
     return nk / n, mu, _variances(z, d2, divisor, equal, bins=bins, zc=zc), nk
 
 
+#: a loop of at least this many rows hands its last 1/TAIL_SHARE over to one loop of every fit's tails
+TAIL_MIN_ROWS = 32
+TAIL_SHARE = 16
+
+
+class _Tails:
+    """The unfinished rows of many EM loops, finished together in one padded loop (:func:`_fit_chunk`).
+
+    A row's state between iterations is its z (after the E-step), its log-likelihood and its
+    iteration count; padded components round as unpadded ones, so the finished fits are the
+    very fits each row would have reached in its own loop.
+    """
+
+    def __init__(self) -> None:
+        self.parts: list[tuple] = []
+        self.lock = threading.Lock()
+
+    def add(self, tag: tuple[int, int], rows: np.ndarray, x: np.ndarray, z: np.ndarray, equal: np.ndarray,
+            shift: np.ndarray, ll: np.ndarray, iterations: np.ndarray | int, bins: Bins | None,
+            sizes: np.ndarray | None) -> None:
+        g, first = tag
+        used = np.full(rows.size, g) if sizes is None else sizes.copy()
+        with self.lock:
+            self.parts.append((g, first + rows, x.copy(), z.copy(), equal.copy(), shift.copy(), ll.copy(),
+                               np.broadcast_to(iterations, rows.shape).copy(), bins, used))
+
+    def finish(self, results: dict[int, BatchFit]) -> None:
+        """Run every tail to its end in one loop; write the fits into ``results[G]`` at their rows."""
+        if not self.parts:
+            return
+        width = max(int(p[9].max()) for p in self.parts)
+        n = self.parts[0][2].shape[1]
+        z = np.zeros((sum(p[1].size for p in self.parts), width, n))
+        at = 0
+        for p in self.parts:
+            z[at:at + p[1].size, :p[3].shape[1]] = p[3]
+            at += p[1].size
+        cat = [np.concatenate([p[i] for p in self.parts]) for i in (2, 4, 5, 6, 7, 9)]
+        x, equal, shift, ll, iterations, sizes = cat
+        bins = None
+        if self.parts[0][8] is not None:
+            bins = Bins(np.concatenate([p[8].counts for p in self.parts]),
+                        np.concatenate([p[8].within for p in self.parts]),
+                        np.concatenate([p[8].runs for p in self.parts]), {})
+        fit = _fit_chunk(x, z, equal, np.zeros(x.shape[0]), sizes, bins, resume=(ll, iterations, shift))
+        at = 0
+        for g, rows, *_ in self.parts:
+            sl = slice(at, at + rows.size)
+            out = results[g]
+            out.loglik[rows], out.ok[rows], out.iterations[rows] = fit.loglik[sl], fit.ok[sl], fit.iterations[sl]
+            out.weights[rows], out.means[rows], out.variances[rows] = (fit.weights[sl, :out.weights.shape[1]],
+                                                                      fit.means[sl, :out.weights.shape[1]],
+                                                                      fit.variances[sl, :out.weights.shape[1]])
+            at += rows.size
+
+
 def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.ndarray,
-               sizes: np.ndarray | None = None, bins: Bins | None = None) -> BatchFit:
+               sizes: np.ndarray | None = None, bins: Bins | None = None, tails: _Tails | None = None,
+               tag: tuple[int, int] = (0, 0), resume: tuple[np.ndarray, ...] | None = None) -> BatchFit:
     """EM from the initial responsibilities z (B, G, n) until each row stops by mclust's rule.
 
     With ``sizes`` (B,), row r uses only its first ``sizes[r]`` components: the
@@ -432,6 +489,12 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
     set of rows instead of once per iteration: on small fits numpy's per-call cost is the
     time (an iteration of a BIC search at n = 40 is some 45 calls), and mclust's is a
     Fortran loop. The numbers are the same (tests/gmm/test_batched_em.py).
+
+    ``tails``: when few rows are left (a few slow fits keep a loop going for hundreds of
+    iterations, each costing numpy's per-call time), they are handed over, in the state an
+    iteration starts from, to finish in one padded loop with the other fits' (:class:`_Tails`);
+    ``tag`` = (G, first row) says where their results belong. ``resume`` = (previous
+    log-likelihoods, iterations done, log-likelihood shifts) of rows continued so.
     """
     b, n = x.shape
     g = z.shape[1]
@@ -443,8 +506,10 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
     ok = np.zeros(b, dtype=bool)
     iters = np.zeros(b, dtype=np.intp)
     active = np.arange(b)
-    old = np.full(b, np.inf)  # previous log-likelihood of the active rows
-    xa, za, eq, shift, ba = x, z, equal, runs * log_scale, bins
+    old = np.full(b, np.inf) if resume is None else resume[0].copy()  # previous log-likelihoods of the active rows
+    done_before = None if resume is None else resume[1].copy()  # iterations of resumed rows, before this loop
+    hand_over = 0 if tails is None or b < TAIL_MIN_ROWS else max(1, b // TAIL_SHARE)
+    xa, za, eq, shift, ba = x, z, equal, runs * log_scale if resume is None else resume[2].copy(), bins
     # only model "E" sums variances over components
     pad = _Padding.of(sizes, g, equal) if sizes is not None and np.any(sizes < g) else None
     min_size = np.sqrt(EPS)
@@ -524,9 +589,10 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
             err = np.abs(ll - old)
             err /= 1.0 + np.abs(ll)
             going = err > TOL  # a NaN (from a non-finite log-likelihood) stops the row: it failed below
-            if it >= MAX_ITERATIONS:  # a fit past the cap fails
-                going[:] = False
-                failed = np.ones(ll.shape, dtype=bool)
+            if it >= MAX_ITERATIONS or (done_before is not None and it + done_before.max() >= MAX_ITERATIONS):
+                capped = np.full(ll.shape, it >= MAX_ITERATIONS) if done_before is None else it + done_before >= MAX_ITERATIONS
+                going &= ~capped  # a fit past the cap fails
+                failed = capped if failed is None else failed | capped
             if failed is not None:
                 going &= ~failed
             if not going.all():
@@ -537,9 +603,11 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
                 k = w.shape[1]
                 loglik[gi], w_out[gi, :k], mu_out[gi, :k], var_out[gi, :k] = ll[good], w[good], mu[good], var[good]
                 ok[gi] = True
-                iters[active[done]] = it
+                iters[active[done]] = it if done_before is None else it + done_before[done]
                 keep = going
                 active, xa, eq, ll, shift = active[keep], xa[keep], eq[keep], ll[keep], shift[keep]
+                if done_before is not None:
+                    done_before = done_before[keep]
                 ba = None if ba is None else ba.take(keep)
                 new_width = za.shape[1]
                 if pad is not None and active.size:
@@ -553,11 +621,15 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
                 np.compress(keep, za if new_width == za.shape[1] else za[:, :new_width], axis=0, out=kept)
                 za = kept
             old = ll
+            if 0 < active.size <= hand_over:  # the slow few: finished with the other fits' (their state is z)
+                tails.add(tag, active, xa, za, eq, shift, ll, it if done_before is None else it + done_before, ba,
+                          sizes=None if pad is None else pad.sizes)
+                break
     return BatchFit(loglik, w_out, mu_out, var_out, ok, iters)
 
 
 def fit_batch(x: np.ndarray, g: int, equal: np.ndarray, log_scale: np.ndarray,
-              raw: np.ndarray | None = None, bins: Bins | None = None) -> BatchFit:
+              raw: np.ndarray | None = None, bins: Bins | None = None, tails: _Tails | None = None) -> BatchFit:
     """EM with ``g`` components on every row of sorted, standardised ``x`` (B, n).
 
     ``equal[b]`` selects model "E" (one variance) for row b, else "V".
@@ -566,7 +638,8 @@ def fit_batch(x: np.ndarray, g: int, equal: np.ndarray, log_scale: np.ndarray,
     copy of them when both models are stacked), from which the initial quantile classes are taken (on tied data one ulp of
     a quantile decides a class, so they must see what mclust sees).
     Rows are fitted in chunks bounding memory. ``bins``: ``x`` are the means of bins of runs
-    (:func:`make_bins`), whose own initial classes they hold.
+    (:func:`make_bins`), whose own initial classes they hold. ``tails``: where loops hand their
+    slowest rows over (the caller finishes them: ``tails.finish``).
     """
     b, n = x.shape
     if g == 1:
@@ -588,7 +661,8 @@ def fit_batch(x: np.ndarray, g: int, equal: np.ndarray, log_scale: np.ndarray,
     for start in range(0, b, rows):
         sl = slice(start, start + rows)
         z = (labels[sl, None, :] == np.arange(g)[:, None]).astype(float)
-        parts.append(_fit_chunk(x[sl], z, equal[sl], log_scale[sl], bins=None if bins is None else bins.take(sl)))
+        parts.append(_fit_chunk(x[sl], z, equal[sl], log_scale[sl], bins=None if bins is None else bins.take(sl),
+                                tails=tails, tag=(g, start)))
     return BatchFit(*(np.concatenate([getattr(p, f.name) for p in parts]) for f in attrs.fields(BatchFit)))
 
 
@@ -693,11 +767,13 @@ def bic_search(x: np.ndarray, max_components: int = 9, models: tuple[str, ...] =
     stacked_bins = None if bins is None else bins.tile(len(use))
     width = xs.shape[1]  # the values the EM sees: runs, or bins
 
+    tails = _Tails()  # the per-G loops' slowest rows, finished together
+
     def fit_g(g: int) -> BatchFit:
         if g == 1:  # one normal: "E" and "V" coincide
             return fit_batch(xs, 1, np.ones(b, bool), log_scale, bins=bins)
         # both models stacked along the batch axis: one batched EM per G
-        return fit_batch(stacked_x, g, equal, stacked_scale, raw=x, bins=stacked_bins)
+        return fit_batch(stacked_x, g, equal, stacked_scale, raw=x, bins=stacked_bins, tails=tails)
 
     sizes = range(1, min(gmax, n) + 1)
     if len(sizes) > 1 and len(use) * b * width * gmax * (len(sizes) - 1) <= PAD_MAX_ELEMENTS:
@@ -711,6 +787,7 @@ def bic_search(x: np.ndarray, max_components: int = 9, models: tuple[str, ...] =
             results = dict(zip(order, pool.map(fit_g, order), strict=True))
     else:
         results = {g: fit_g(g) for g in sizes}
+    tails.finish(results)
     fits: dict[tuple[int, int], BatchFit] = {}
     for g, fit in results.items():
         for j, m in enumerate(use):
