@@ -1,12 +1,12 @@
-"""KSfit's windowed search (issue 23 item 7) gives the full search's statistics, for less work.
+"""KSfit's windowed search (issue 23 item 7, opt-in): the full search's statistics on these cases, for less work.
 
 Identity is checked replicate by replicate (KS distances to the last bit, chosen G) on small
 data sets of every kind the issue names (fitted K = 1, skewed, heavy tails, several modes);
 a window of 0 (every replicate choosing the data's K is on the edge) checks that an edge
 replicate is searched again. Work is counted (EM row-iterations x components x values), never timed.
-benchmarks/ksfit_window.py checks the identity on 20 data sets at n = 1000 with 500 refits.
-(At n = 60 the window is not exact, 2% of replicates differ there, see ksfit.py: it is
-only used from ksfit.WINDOW_FROM values; these tests ask for it explicitly at n = 200.)
+The window is not exact in general (EM's local optima can make BIC peak again beyond it:
+ksfit.py's docstring has the measured rates), hence opt-in; benchmarks/ksfit_window.py
+compares both searches on 20 data sets at n = 1000 with 500 refits.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def data_sets() -> dict[str, np.ndarray]:
 
 def _run(x: np.ndarray, window: int | None, max_components: int = 6) -> ksfit.KsFitBatch:
     with np.errstate(all="ignore"):
-        return ksfit.ksfit_batch(x[None], 40, np.random.default_rng(5), max_components=max_components,
+        return ksfit.ksfit_batch(x[None], 30, np.random.default_rng(5), max_components=max_components,
                                  window=window)
 
 
@@ -80,10 +80,13 @@ def test_a_replicate_on_the_windows_edge_is_searched_again(monkeypatch):
     assert searched[1][1] == 1 and searched[2][1] == 6  # the window (G = 1), then every G for the edge
 
 
-def test_small_replicates_get_the_full_search():
-    # below WINDOW_FROM values per replicate "auto" searches every G (the window is not exact there)
-    x = data_sets()["three modes"][:100]
+def test_the_gmm_fit_test_searches_every_g_unless_asked():
+    import perfrigor as pr
+
+    x = data_sets()["three modes"][:60]
     with np.errstate(all="ignore"):
-        auto = ksfit.ksfit_batch(x[None], 20, np.random.default_rng(1))
-        full = ksfit.ksfit_batch(x[None], 20, np.random.default_rng(1), window=None)
-    np.testing.assert_array_equal(auto.bootstrap, full.bootstrap)
+        full = pr.get("gmm-fit", n_bootstrap=200, max_components=3, random_state=1).test(x)
+        windowed = pr.get("gmm-fit", n_bootstrap=200, max_components=3, random_state=1, search="windowed").test(x)
+        plain = ksfit.ksfit_batch(x[None], 200, np.random.default_rng(1), max_components=3)
+    assert full.pvalue == ksfit.bootstrap_pvalue(float(plain.statistic[0]), plain.bootstrap[0], 0.05)[0]
+    assert windowed.statistic == full.statistic
