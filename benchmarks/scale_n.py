@@ -94,9 +94,11 @@ def main() -> None:
     runs: dict[int, list[dict]] = defaultdict(list)
     for rep in range(args.repeat):
         for n in sizes:
-            out = subprocess.run([sys.executable, __file__, "--child", str(n), str(rep)], capture_output=True,
-                                 text=True, check=True).stdout
-            runs[n].append(json.loads(out.splitlines()[-1]))
+            done = subprocess.run([sys.executable, __file__, "--child", str(n), str(rep)], capture_output=True,
+                                  text=True)
+            if done.returncode:
+                raise SystemExit(f"n = {n}: the measurement failed:\n{done.stderr}")
+            runs[n].append(json.loads(done.stdout.splitlines()[-1]))
     print(f"default preset, one benchmark, n runs per side; median of {args.repeat} (fresh data, fresh process)")
     print(f"{'n':>9} {'wall s':>8} {'cpu s':>8} {'growth':>8} {'x sort':>8} {'peak MiB':>9} {'x data':>7}  verdict")
     first = None
