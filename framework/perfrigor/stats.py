@@ -15,7 +15,6 @@ is P(U > q) as R's ``pwilcox(q, m, n, lower.tail = FALSE)``.
 
 from __future__ import annotations
 
-import hashlib
 import math
 from collections.abc import Sequence
 from functools import lru_cache
@@ -27,7 +26,6 @@ import numpy as np
 from .data import as_array
 from .errors import ConfigError, DataError
 from .results import Result
-from .workspace import current_workspace
 
 __all__ = [
     "RankTestResult", "ShiftResult", "autocorrelation", "hodges_lehmann", "ks_two_sample", "yuen_shift", "psignrank", "pairwise_order_statistics", "psmirnov", "pwilcox",
@@ -657,19 +655,7 @@ def _pairwise_order(xs: np.ndarray, ys: np.ndarray, ks: list[int]) -> list[float
     if xs.size * ys.size <= _MAX_SORTED_PAIRS:
         diffs = np.sort(np.subtract.outer(xs, ys), axis=None)
         return [float(diffs[k - 1]) for k in ks]
-    return [_remembered(xs, ys, k, lambda k=k: _select_pairwise(xs, ys, k)) for k in ks]
-
-
-def _remembered(xs: np.ndarray, ys: np.ndarray, k: int, select: Any) -> float:
-    """An order statistic of large samples found once per pipeline task (the workspace keeps it):
-    several steps ask for the same shift of the same runs (the verdict, mode-comparison)."""
-    ws = current_workspace()
-    if ws is None:
-        return select()
-    key = ("perfrigor.stats", "pairwise", hashlib.blake2b(xs.tobytes(), digest_size=16).digest(),
-           hashlib.blake2b(ys.tobytes(), digest_size=16).digest(), int(k))
-    found = ws.get(key)
-    return found if found is not None else ws.put(key, select())
+    return [_select_pairwise(xs, ys, k) for k in ks]
 
 
 def _pairwise_median(xs: np.ndarray, ys: np.ndarray) -> float:
@@ -679,8 +665,8 @@ def _pairwise_median(xs: np.ndarray, ys: np.ndarray) -> float:
     if total <= _MAX_SORTED_PAIRS:
         a, b = _pairwise_order(xs, ys, [total // 2, total // 2 + 1])
         return (a + b) / 2
-    a = _remembered(xs, ys, total // 2, lambda: _select_pairwise(xs, ys, total // 2))
-    return (a + _remembered(xs, ys, total // 2 + 1, lambda: _next_pairwise(xs, ys, a, total // 2 + 1))) / 2
+    a = _select_pairwise(xs, ys, total // 2)
+    return (a + _next_pairwise(xs, ys, a, total // 2 + 1)) / 2
 
 
 def _next_pairwise(xs: np.ndarray, ys: np.ndarray, value: float, k: int) -> float:
