@@ -113,6 +113,24 @@ class Mixture:
         r /= r.sum(axis=-1, keepdims=True)
         return (r * (self.means - x) / self.sds**2).sum(axis=-1)
 
+    def _score_grid(self, x: np.ndarray) -> np.ndarray:
+        """``_score`` of a 1-D grid, the same numbers, components along the first axis for K < 8.
+
+        With few components, sums over a short last axis cost numpy more per value than the
+        arithmetic; laid out (K, values) every operation runs along the values. numpy sums a
+        row of fewer than 8 terms in order, as the sum over the first axis does (8 or more
+        pairwise: those keep ``_score``'s layout).
+        """
+        k = self.n_components
+        if not 2 <= k < 8:
+            return self._score(x)
+        x = np.asarray(x, dtype=float)[None, :]
+        means, sds = self.means[:, None], self.sds[:, None]
+        logp = (np.log(self.weights) - np.log(self.sds))[:, None] - 0.5 * ((x - means) / sds) ** 2
+        r = np.exp(logp - np.maximum.reduce(logp, axis=0))
+        r /= np.add.reduce(r, axis=0)
+        return np.add.reduce(r * (means - x) / sds**2, axis=0)
+
     def modes(self) -> np.ndarray:
         """Locations of the strict local maxima of the density (I4 = their number).
 
@@ -129,11 +147,13 @@ class Mixture:
             return np.array([lo])
         local = (self.means[:, None] + self.sds[:, None] * np.linspace(-10, 10, 1001)).ravel()
         # one point just outside [lo, hi] on each side, where f is strictly increasing / decreasing
-        grid = np.unique(np.concatenate([np.linspace(lo, hi, 20001), local, self.means, [lo - step, hi + step]]))
+        grid = np.concatenate([np.linspace(lo, hi, 20001), local, self.means, [lo - step, hi + step]])
+        grid.sort(kind="stable")  # sorted runs, merged (np.unique's quicksort would not see them)
+        grid = grid[np.concatenate([[True], grid[1:] != grid[:-1]])]
         grid = grid[(grid >= lo - step) & (grid <= hi + step)]
         # in blocks: (grid x K) temporaries of a few MB would be mapped and page-faulted in afresh
         block = max(1, SCORE_BLOCK // self.n_components)
-        s = np.concatenate([self._score(grid[i:i + block]) for i in range(0, grid.size, block)])
+        s = np.concatenate([self._score_grid(grid[i:i + block]) for i in range(0, grid.size, block)])
         idx = np.flatnonzero(s != 0)  # (exact zeros, if any, sit inside a bracket)
         change = np.flatnonzero((s[idx[:-1]] > 0) & (s[idx[1:]] < 0))
         found = [optimize.brentq(self._score, grid[idx[k]], grid[idx[k + 1]], xtol=1e-13) for k in change]
