@@ -43,8 +43,12 @@ THREADS = min(4, os.cpu_count() or 1)
 THREAD_MIN_ELEMENTS = 100_000
 #: above this, threads would hold several (G x n) work arrays at once: memory before speed
 THREAD_MAX_ELEMENTS = 5_000_000
-#: elements (replicates x observations x components) per chunk of a batched fit
+#: elements (replicates x observations x components) per chunk of a batched fit: long series in chunks
+#: whose work arrays stay in cache (KSfit at n = 1000: 15% faster than 4x larger ones), short ones in
+#: few long chunks (each chunk's loop pays numpy's per-call cost for every iteration of its slowest fit)
 CHUNK_ELEMENTS = 100_000
+SHORT_CHUNK_ELEMENTS = 400_000
+SHORT_SERIES = 256
 #: up to this many elements (fits x observations x padded components), all G share one EM loop
 PAD_MAX_ELEMENTS = 100_000
 #: EM iterations after which a fit that has not met the stopping rule counts as failed (BIC = NA):
@@ -656,7 +660,7 @@ def fit_batch(x: np.ndarray, g: int, equal: np.ndarray, log_scale: np.ndarray,
               - runs * log_scale)
         return BatchFit(ll, np.ones((b, 1)), mu, var, ok, np.zeros(b, dtype=np.intp))
     labels = _initial_classes(x if raw is None else raw, b, g) if bins is None else bins.labels[g]
-    rows = max(1, CHUNK_ELEMENTS // (n * g))
+    rows = max(1, (SHORT_CHUNK_ELEMENTS if n < SHORT_SERIES else CHUNK_ELEMENTS) // (n * g))
     parts = []
     for start in range(0, b, rows):
         sl = slice(start, start + rows)
