@@ -14,6 +14,12 @@ shows this table (``--markdown``).
 
     python benchmarks/calibration.py --suites 100 [--jobs 2] [--markdown] [--seed 0]
 
+    python benchmarks/calibration.py --history [--replicates 200] [--suites 20] [--seed 0]
+
+The ``change-scan`` detector over simulated histories of commits (``history_calibration.py``: false
+changes per series and the false discovery rate over suites without change, power and range
+coverage with one step); docs/methods/history.md shows its table.
+
 The regression gate over suites (``--fail-on-regression`` exits 1 when some verdict is
 "slower"): SEEDS suites of 100 benchmarks at 30 runs, their noise models taken in turn from
 the flat models of ``perfrigor.simulate`` at 30 runs (``simulate.suite``), all A/A, and as many
@@ -190,7 +196,13 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--sizes", default="", help="only these sizes, e.g. 10,30 (default: every model's)")
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--history", action="store_true", help="calibrate the change-scan detector instead (see "
+                    "history_calibration.py; --replicates histories and --suites suites of 100 per cell)")
     args = ap.parse_args()
+    if args.history:
+        import history_calibration
+
+        return history_calibration.main(args.replicates, args.suites or 20, args.seed)
     models = [m.strip() for m in args.models.split(",") if m.strip()]
     pool = cf.ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
     if args.suites:

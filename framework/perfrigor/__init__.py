@@ -15,12 +15,20 @@ from .component import (
     BenchmarkJob,
     Comparator,
     Component,
+    Detector,
     Estimator,
-    ParamInfo,
     Previous,
     Test,
     as_sample,
     as_sample_mapping,
+)
+from .data import BenchmarkInfo, Sample, Suite
+from .errors import ConfigError, DataError, ExecutionError, PerfrigorError
+from .histories import BenchmarkHistory, History, as_history
+from .hookspecs import Reader, Renderer, hookimpl
+from .keys import PairKey, pair_key
+from .params import (
+    ParamInfo,
     check_random_state,
     choice_param,
     confidence_param,
@@ -28,16 +36,12 @@ from .component import (
     int_param,
     random_state_param,
 )
-from .data import BenchmarkInfo, Sample, Suite
-from .errors import ConfigError, DataError, ExecutionError, PerfrigorError
-from .hookspecs import Reader, Renderer, hookimpl
-from .keys import PairKey, pair_key
 from .pipelines import Pipeline, pipeline
 from .readers import ReaderOption, parse_number, read
 from .records import ReportWarning, StepError, StepSkip
-from .registry import components, get
+from .registry import LazyComponent, components, get, lazy_exports
 from .registry import get_registry as get_registry  # for tools, not user-facing (see INTERNAL)
-from .report import Report
+from .report import Report, load_report
 from .results import (
     OUTCOMES,
     Comparison,
@@ -57,7 +61,7 @@ from .workspace import Workspace, current_workspace
 
 #: submodules of the public API imported on first use (``pr.stats`` needs scipy): start-up
 #: (``perfrigor --help``, ``perfrigor list``) pays only for what it uses
-LAZY_SUBMODULES = ("hierarchy", "resampling", "stats")
+LAZY_SUBMODULES = ("changepoints", "github", "hierarchy", "resampling", "stats")
 
 
 def _version() -> str:
@@ -88,7 +92,8 @@ __all__ = [
     "Estimator", "PerfrigorError", "Pipeline", "Previous", "Report", "Result", "Sample", "Suite", "SuiteSummary",
     "SuiteVerdict", "Test", "TestResult", "Verdict", "__version__", "as_sample", "as_sample_mapping", "check_random_state",
     "choice_param", "components", "conclusion", "confidence_param", "display", "drawing", "float_param", "get",
-    "hierarchy", "progress", "hookimpl", "int_param", "pair_key", "pipeline", "random_state_param",
+    "github", "hierarchy", "progress", "hookimpl", "int_param", "pair_key", "pipeline", "random_state_param",
     "read", "Reader", "Renderer", "resampling", "stats", "units", "ReaderOption", "parse_number",
-    "ReportWarning", "StepError", "StepSkip", "RatioComparison",
+    "ReportWarning", "StepError", "StepSkip", "RatioComparison", "load_report", "LazyComponent", "lazy_exports",
+    "changepoints", "Detector", "History", "BenchmarkHistory", "as_history",
 ]

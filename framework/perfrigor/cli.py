@@ -16,29 +16,36 @@ import inspect
 import json
 import os
 import re
+import signal
 import sys
+import threading
 import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import examples, progress
+from . import examples, github, opened, progress
 from .commands import Command, CommandContext
-from .component import ParamInfo
 from .config import PipelineSpec, parse_config
 from .data import Sample, Suite
 from .errors import ConfigError, PerfrigorError, did_you_mean
-from .executors import Watched, stop_pool
+from .executors import Watched, cpu_count, process_pool, stop_pool
 from .inputs import as_suite, data_files
 from .output import write_atomically
+from .params import ParamInfo
 from .pipelines import Pipeline, Step
 from .readers import read
+from .records import StepSkip
 from .registry import get_registry
-from .report import Report, check_render_options, judge
+from .report import Report, StepInfo, check_render_options, judge, load_report
 from .results import to_jsonable
-from .textsafe import terminal_safe
+from .textsafe import encodable, terminal_safe
 
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+#: --fail-on-regression's modes: exit 1 on a regression, or only report what would have failed
+GATE_FAIL, GATE_WARN = "fail", "warn"
+#: the shell's codes for a run stopped by SIGINT (Ctrl-C) and by SIGTERM: 128 + the signal
+EXIT_INTERRUPTED, EXIT_TERMINATED = 128 + signal.SIGINT, 128 + signal.SIGTERM
 DEFAULT_PRESET = "default"
 #: the picture formats ``describe --plot`` writes
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
@@ -48,11 +55,43 @@ class UsageError(PerfrigorError):
     """Wrong use of the command line (exit 2)."""
 
 
+class Terminated(BaseException):
+    """SIGTERM (a CI job cancelled, ``kill``): raised in the main thread so that the run stops its
+    worker processes on the way out, as on Ctrl-C (a BaseException: no ``except Exception`` keeps it)."""
+
+
+def _terminate(signum: int, frame: Any) -> None:
+    raise Terminated
+
+
+@contextlib.contextmanager
+def _stoppable() -> Iterator[None]:
+    """SIGTERM raises :class:`Terminated` while the command runs (in the main thread; the
+    previous handler is put back after), so workers are stopped, never left behind."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, with errors as one line naming the command (no usage dump)."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
         raise UsageError(f"{message} (see '{self.prog} --help')")
+
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+        # a bare --fail-on-regression is --fail-on-regression=fail: its optional value (=warn) is
+        # then never taken from the next word, which may be a file (--fail-on-regression old.txt)
+        if args is not None:
+            args = list(args)
+            end = args.index("--") if "--" in args else len(args)
+            args[:end] = [f"{a}={GATE_FAIL}" if a == "--fail-on-regression" else a for a in args[:end]]
+        return super().parse_known_args(args, namespace)
 
 
 class _Version(argparse.Action):
@@ -81,11 +120,15 @@ def _add_output(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", "-f", metavar="FORMAT",
                    help="output format: text (default), markdown, json, html, or a plugin's")
     p.add_argument("-o", "--output", metavar="FILE",
-                   help="write the report to FILE (format from --format, else from the suffix)")
+                   help="write the report to FILE (format from --format, else from the suffix); -o -: to "
+                        "standard output")
     p.add_argument("--verbose", "-v", action="store_true",
                    help="show every step's parameters too (text, markdown, html)")
     p.add_argument("--max-plots", type=int, metavar="N",
                    help="html: draw plots for at most N benchmarks, changed and unclear first (default 60)")
+    p.add_argument("--max-chars", type=int, metavar="N",
+                   help="markdown: at most N characters, what matters first (default 60000, a GitHub comment; "
+                        "0: no limit)")
 
 
 def _add_input(p: argparse.ArgumentParser) -> None:
@@ -96,6 +139,9 @@ def _add_input(p: argparse.ArgumentParser) -> None:
     p.add_argument("--input", action="append", default=[], metavar="KEY=VALUE",
                    help="reader option, value in TOML syntax, e.g. --input value=time_ms "
                         "--input 'levels=[\"invocation\",\"iteration\"]' (repeatable)")
+    p.add_argument("--max-input-size", metavar="SIZE",
+                   help="refuse an input larger than SIZE, on disk or gunzipped (default 1G; 500M, 4G, 'none'); "
+                        "gzip data unpacking to over 100 times its size is refused too")
 
 
 def _add_analysis(p: argparse.ArgumentParser, pipeline_choice: bool = True) -> None:
@@ -110,15 +156,35 @@ def _add_analysis(p: argparse.ArgumentParser, pipeline_choice: bool = True) -> N
     p.add_argument("--jobs", "-j", type=int, metavar="N", help="run per-benchmark steps on N processes")
     p.add_argument("--dask", metavar="ADDRESS", help="run per-benchmark steps on a dask.distributed scheduler")
     p.add_argument("--timeout", type=float, metavar="SECONDS",
-                   help="with --jobs or --dask: give up (exit 2) when a task of benchmarks takes longer")
+                   help="give up (exit 2) when a task of benchmarks takes longer (without --jobs or --dask: "
+                        "the tasks run in one worker process, which can be stopped)")
     p.add_argument("--baseline", dest="baseline_system", metavar="SYSTEM",
                    help="which system of the data is the baseline (default: the first)")
     p.add_argument("--candidate", dest="candidate_system", metavar="SYSTEM",
                    help="which system of the data is the candidate (default: the second)")
-    p.add_argument("--fail-on-regression", action="store_true",
-                   help="exit 1 when a benchmark's verdict is 'slower' (see docs/cli.md)")
+    p.add_argument("--fail-on-regression", nargs="?", type=_gate, metavar="=warn",
+                   help="exit 1 when a benchmark's verdict is 'slower'; =warn: say what would have failed, "
+                        "exit 0 (see docs/cli.md)")
+    if pipeline_choice:  # the commands that give verdicts
+        p.add_argument("--github", action="store_true",
+                       help="GitHub Actions: the report to $GITHUB_STEP_SUMMARY, ::error/::warning for slower/"
+                            "unclear benchmarks, regressions=N to $GITHUB_OUTPUT (see docs/ci.md)")
+        p.add_argument("--only-changed", action="store_true",
+                       help="print (or write) no report when every verdict is 'same' (for a comment only when "
+                            "something changed)")
     _add_input(p)
     _add_output(p)
+    if pipeline_choice:
+        p.add_argument("--full-report", metavar="FILE",
+                       help="also write the whole report to FILE (format from its suffix: .html, .json, .md...); "
+                            "a shortened Markdown report points to it")
+
+
+def _gate(value: str) -> str:
+    if value not in (GATE_FAIL, GATE_WARN):
+        raise argparse.ArgumentTypeError(f"{value!r}: give --fail-on-regression, or --fail-on-regression=warn "
+                                         "to report what would fail and exit 0")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -133,9 +199,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a component (its parameters with defaults, ranges and help), preset, format or command")
     p.add_argument("--format", "-f", choices=("text", "json"), default="text")
 
-    p = sub.add_parser("compare", help="compare a baseline with a candidate")
+    p = sub.add_parser("compare", help="compare a baseline with a candidate",
+                       description="perfrigor compare BASELINE CANDIDATE  or  perfrigor compare FILE (a file holding "
+                                   "both systems, e.g. what perfrigor measure writes)")
     p.add_argument("baseline", metavar="BASELINE", help="measurements of the baseline (any input format)")
-    p.add_argument("candidate", metavar="CANDIDATE", help="measurements of the candidate")
+    p.add_argument("candidate", metavar="CANDIDATE", nargs="?",
+                   help="measurements of the candidate; omitted: BASELINE holds both systems")
     _add_analysis(p)
 
     p = sub.add_parser("run", help="run a pipeline config (or a preset) on data",
@@ -151,9 +220,18 @@ def build_parser() -> argparse.ArgumentParser:
                         "intervals); .png, .svg or .pdf; several systems: FILE-BENCHMARK-SYSTEM.png")
     _add_analysis(p, pipeline_choice=False)
 
+    p = sub.add_parser("render", help="render a saved JSON report (-o report.json) in another format",
+                       description="perfrigor render REPORT.json --format html|markdown|text: the report as it was "
+                                   "rendered when it was made; needs no plugin")
+    p.add_argument("report", metavar="REPORT.json", help="a report saved with --format json (or -o FILE.json)")
+    _add_output(p)
+
     p = sub.add_parser("demo", help=f"run the {DEFAULT_PRESET!r} preset on bundled example data")
     p.add_argument("example", nargs="?", default="two-versions",
                    help="bundled data set (default: two-versions)")
+    p.add_argument("--copy", metavar="DIR",
+                   help="write the bundled examples into DIR under the README tour's names (old.txt, new.txt, "
+                        "bench.cfg, suite.csv, ...) and stop; the tour starts there")
     _add_analysis(p)
     for rec in get_registry().commands.values():
         if rec.name in COMMANDS:
@@ -164,6 +242,10 @@ def build_parser() -> argparse.ArgumentParser:
             command.add_arguments(p)
         if command.input_options:
             _add_input(p)
+    for p in sub.choices.values():  # after the command too: the crash message says "rerun with --debug"
+        if "--debug" not in p._option_string_actions:
+            p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                           help="show tracebacks of internal errors")
     return parser
 
 
@@ -173,8 +255,10 @@ def _add_shorthands(p: argparse.ArgumentParser) -> None:
     owners: dict[str, list[str]] = {}
     infos: dict[str, ParamInfo] = {}
     for rec in get_registry().components.values():
+        if not rec.shorthands:
+            continue  # known without importing the component
         params = {info.name: info for info in rec.obj.param_info()}
-        for name in rec.obj.shorthands:
+        for name in rec.shorthands:
             if name in params:
                 owners.setdefault(name, []).append(rec.name)
                 infos.setdefault(name, params[name])
@@ -215,6 +299,8 @@ def _reader_options(args: argparse.Namespace, base: Mapping[str, Any] | None = N
         options["format"] = args.input_format
     if getattr(args, "metric", None):
         options["metric"] = args.metric
+    if getattr(args, "max_input_size", None) is not None:
+        options["max_input_size"] = args.max_input_size
     return options
 
 
@@ -286,7 +372,9 @@ def _pipeline_spec(args: argparse.Namespace, config: str | None = None) -> Pipel
     """
     config = config or getattr(args, "config", None)
     if config:
-        return parse_config(config)
+        spec = parse_config(config)
+        _output_config(args, spec.output)
+        return spec
     name = getattr(args, "pipeline", None) or DEFAULT_PRESET
     registry = get_registry()
     if name not in registry.presets:
@@ -295,6 +383,15 @@ def _pipeline_spec(args: argparse.Namespace, config: str | None = None) -> Pipel
                           f"(known: {known}); "
                           "give --pipeline NAME or --config FILE")
     return parse_config(registry.preset(name), f"preset {name!r}")
+
+
+def _output_config(args: argparse.Namespace, output: Mapping[str, Any]) -> None:
+    """The config's [output] (format, gates, GitHub), where the command line did not say otherwise."""
+    for key, value in output.items():
+        if key == "fail_on_regression":
+            value = GATE_WARN if value == GATE_WARN else GATE_FAIL if value else None
+        if getattr(args, key, None) in (None, False):
+            setattr(args, key, value)
 
 
 def _build_pipeline(args: argparse.Namespace, spec: PipelineSpec) -> Pipeline:
@@ -307,7 +404,8 @@ def _build_pipeline(args: argparse.Namespace, spec: PipelineSpec) -> Pipeline:
 
 
 @contextlib.contextmanager
-def _executor(args: argparse.Namespace) -> Iterator[cf.Executor | None]:
+def _executor(args: argparse.Namespace, benchmarks: int) -> Iterator[cf.Executor | None]:
+    """The executor of --jobs (a process pool, at most one worker per CPU and per benchmark) or --dask."""
     jobs, dask = getattr(args, "jobs", None), getattr(args, "dask", None)
     if jobs is not None and dask:
         raise UsageError("give --jobs or --dask, not both")
@@ -328,13 +426,18 @@ def _executor(args: argparse.Namespace) -> Iterator[cf.Executor | None]:
             watched.shutdown(wait=False)
             client.close()
         return
-    if jobs is None or jobs == 1:
+    if jobs is not None and jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, got {jobs}")
+    used = min(jobs or 1, cpu_count(), benchmarks)
+    if jobs is not None and used < jobs:  # more workers than CPUs or benchmarks would only wait
+        print(f"perfrigor: note: --jobs {jobs}: using {used} process{'es' if used > 1 else ''} ({cpu_count()} "
+              f"CPU(s), {benchmarks} benchmark(s))", file=sys.stderr)
+    if used == 1 and _timeout(args) is None:
         yield None
         return
-    if jobs < 1:
-        raise UsageError(f"--jobs must be at least 1, got {jobs}")
-    # workers draw no progress bars nor notices: several at once would scribble over one terminal line
-    pool = cf.ProcessPoolExecutor(jobs, initializer=progress.silence)
+    # --timeout alone: one worker process, so that a task past the limit can be stopped (in this process
+    # it could not)
+    pool = process_pool(used)
     try:
         yield pool
     except BaseException:
@@ -344,9 +447,12 @@ def _executor(args: argparse.Namespace) -> Iterator[cf.Executor | None]:
 
 
 def _timeout(args: argparse.Namespace) -> float | None:
+    """--timeout in seconds; None for none, and for one beyond what a wait can express (1e308, inf: no limit)."""
     timeout = getattr(args, "timeout", None)
     if timeout is not None and not timeout > 0:
         raise UsageError(f"--timeout {timeout}: give a number of seconds > 0")
+    if timeout is not None and timeout >= threading.TIMEOUT_MAX:  # about 292 years
+        return None
     return timeout
 
 
@@ -355,7 +461,8 @@ regressions = Report.regressions
 
 
 def _emit(text: str, args: argparse.Namespace, fmt: str, stdout) -> None:
-    output = getattr(args, "output", None)
+    output = _output(args)
+    text = encodable(text)  # a plugin renderer's too: a lone surrogate from a JSON name cannot be written
     if output:
         try:
             write_atomically(Path(output).resolve(), text)
@@ -367,16 +474,25 @@ def _emit(text: str, args: argparse.Namespace, fmt: str, stdout) -> None:
 
 
 def _input_paths(args: argparse.Namespace) -> list[str]:
-    """Every file the command reads (data and config), as given on the command line."""
-    paths = [getattr(args, name, None) for name in ("baseline", "candidate", "data", "config")]
+    """Every file the command reads: those named on the command line (data, config, a saved report), and
+    every file opened since the command started (a .cfg's samples, a criterion folder's files; see
+    perfrigor.opened)."""
+    paths = [getattr(args, name, None) for name in ("baseline", "candidate", "data", "config", "report")]
     if getattr(args, "example", None) in examples.names():  # demo: the bundled files it reads
         paths += data_files(examples.path(args.example))
-    return [str(p) for p in [*paths, *(getattr(args, "files", None) or [])] if p]
+    named = [str(p) for p in [*paths, *(getattr(args, "files", None) or [])] if p]
+    return named + sorted(getattr(args, "opened", None) or ())
+
+
+def _output(args: argparse.Namespace) -> str | None:
+    """The file ``-o`` names; None for standard output (no ``-o``, or ``-o -``)."""
+    output = getattr(args, "output", None)
+    return None if output == "-" else output
 
 
 def _check_output(args: argparse.Namespace) -> None:
     """Refuse a bad ``-o`` target before the analysis, not after it (see :func:`_check_target`)."""
-    output = getattr(args, "output", None)
+    output = _output(args)
     if output:
         _check_target("-o", output, _input_paths(args), "the report")
 
@@ -384,9 +500,17 @@ def _check_output(args: argparse.Namespace) -> None:
 def _check_target(option: str, given: str, inputs: Sequence[str], what: str) -> None:
     """A file the command will write: refuse, before any work, a missing or read-only folder,
     a directory, or one of the command's own input files (symlinks resolved)."""
+    if os.path.exists(given) and not os.path.isdir(given) and not os.path.isfile(given):  # /dev/stdout, a pipe
+        stdout_hint = "; for standard output leave out -o or give -o -" if option == "-o" else ""
+        raise UsageError(f"{option} {given}: not a regular file (a device, pipe or socket), which cannot be "
+                         f"replaced atomically; give a file name{stdout_hint}")
     target = Path(given).resolve()
     if not target.parent.is_dir():
         raise UsageError(f"{option} {given}: cannot write: no such directory {str(Path(given).parent)!r}")
+    longest = _name_max(target.parent)
+    if longest is not None and len(os.fsencode(target.name)) > longest:
+        raise UsageError(f"{option} {given}: cannot write: the file name is {len(os.fsencode(target.name))} bytes "
+                         f"long, more than the {longest} its folder's file system allows")
     if target.is_dir():
         raise UsageError(f"{option} {given}: is a directory; give a file name")
     if target.exists() and not target.is_file():
@@ -395,9 +519,17 @@ def _check_target(option: str, given: str, inputs: Sequence[str], what: str) -> 
         raise UsageError(f"{option} {given}: cannot write: the folder {str(target.parent)!r} is not writable")
     if target.exists() and not os.access(target, os.W_OK):
         raise UsageError(f"{option} {given}: cannot write: the file is read-only")
-    for path in inputs:
-        if Path(path).resolve() == target:
-            raise UsageError(f"{option} {given}: is the input file {path}; {what} would replace it")
+    read = opened.same_file(target, inputs)  # through symbolic or hard links too
+    if read is not None:
+        raise UsageError(f"{option} {given}: is the input file {read}; {what} would replace it")
+
+
+def _name_max(folder: Path) -> int | None:
+    """The longest file name (bytes) the file system of ``folder`` allows; None where the system does not say."""
+    try:
+        return int(os.pathconf(folder, "PC_NAME_MAX"))
+    except (AttributeError, OSError, ValueError):
+        return None
 
 
 def _render_options(args: argparse.Namespace, fmt: str) -> dict[str, Any]:
@@ -409,6 +541,11 @@ def _render_options(args: argparse.Namespace, fmt: str) -> dict[str, Any]:
         if args.max_plots < 0:
             raise UsageError(f"--max-plots {args.max_plots}: give a number >= 0")
         options["max_plots"] = args.max_plots
+    comment = _comment_options(args)  # for a Markdown report, or the --github summary
+    if comment and _takes(fmt, comment):
+        options.update(comment)
+    elif "max_chars" in comment and not getattr(args, "github", False):
+        raise UsageError(f"--max-chars: the {fmt} format has no size limit (it is markdown's, and --github's summary's)")
     if options:
         try:
             check_render_options(get_registry().renderer(fmt), fmt, options)
@@ -418,6 +555,29 @@ def _render_options(args: argparse.Namespace, fmt: str) -> dict[str, Any]:
     return options
 
 
+def _comment_options(args: argparse.Namespace) -> dict[str, Any]:
+    """--max-chars, and --full-report's file for the note of a shortened Markdown report."""
+    from .renderers.markdown import MIN_CHARS  # here, not at the top: start-up
+
+    options: dict[str, Any] = {}
+    if getattr(args, "max_chars", None) is not None:
+        if args.max_chars < 0 or 0 < args.max_chars < MIN_CHARS:
+            raise UsageError(f"--max-chars {args.max_chars}: give 0 (no limit) or at least {MIN_CHARS}")
+        options["max_chars"] = args.max_chars
+    if getattr(args, "full_report", None):
+        options["full_report"] = args.full_report
+    return options
+
+
+def _takes(fmt: str, options: Mapping[str, Any]) -> bool:
+    """Whether the renderer of ``fmt`` takes these options."""
+    try:
+        check_render_options(get_registry().renderer(fmt), fmt, options)
+    except ConfigError:
+        return False
+    return True
+
+
 def _render(renderer: Any, report: Report, fmt: str, args: argparse.Namespace) -> str:
     """The report in ``fmt`` with the options the command line asked for."""
     return renderer.render(report, **_render_options(args, fmt))
@@ -425,20 +585,24 @@ def _render(renderer: Any, report: Report, fmt: str, args: argparse.Namespace) -
 
 def _format(args: argparse.Namespace) -> str:
     """--format, else the format whose suffix matches -o FILE, else text."""
-    output = getattr(args, "output", None)
+    output = _output(args)
     _check_output(args)  # before the work, not after it
     if getattr(args, "format", None):
         return args.format
-    if output:
-        suffix = Path(output).suffix.lower()
-        aliases = {".htm": "html", ".markdown": "markdown", ".text": "text"}
-        for rec in get_registry().renderers.values():
-            if getattr(rec.obj, "suffix", None) == suffix:
-                return rec.name
-        if suffix in aliases:
-            return aliases[suffix]
-        if suffix:
-            raise UsageError(f"-o {output}: cannot tell the format from {suffix!r}; give --format")
+    return _suffix_format(output, "-o") if output else "text"
+
+
+def _suffix_format(path: str, option: str) -> str:
+    """The format whose suffix ``path`` has (text when it has none)."""
+    suffix = Path(path).suffix.lower()
+    aliases = {".htm": "html", ".markdown": "markdown", ".text": "text"}
+    for rec in get_registry().renderers.values():
+        if getattr(rec.obj, "suffix", None) == suffix:
+            return rec.name
+    if suffix in aliases:
+        return aliases[suffix]
+    if suffix:
+        raise UsageError(f"{option} {path}: cannot tell the format from {suffix!r}; give --format")
     return "text"
 
 
@@ -447,15 +611,31 @@ def _analyse(args: argparse.Namespace, pipeline: Pipeline, inputs: Sequence[Any]
     fmt = _format(args)
     renderer = get_registry().renderer(fmt)  # fail on a bad format (or option) before the work
     _render_options(args, fmt)
+    full = _full_report(args)
     pipeline = _step_params(pipeline, args, extra)
-    with _executor(args) as executor:
-        report = pipeline.run(*inputs, executor=executor, timeout=_timeout(args))
-    _emit(_render(renderer, report, fmt, args), args, fmt, stdout)
-    if getattr(args, "fail_on_regression", False):
+    suite, timeout = as_suite(*inputs), _timeout(args)  # (load_inputs made it one Suite): its size caps --jobs
+    with _executor(args, len(suite)) as executor:
+        report = pipeline.run(suite, executor=executor, timeout=timeout)
+    on_github = getattr(args, "github", False)
+    if not (getattr(args, "only_changed", False) and _all_same(report)):
+        if full:
+            fmt_full, renderer_full = full
+            whole = {"max_chars": 0} if _takes(fmt_full, {"max_chars": 0}) else {}
+            _emit(renderer_full.render(report, **whole), argparse.Namespace(output=args.full_report), fmt_full, stdout)
+        text = _render(renderer, report, fmt, args)
+        _emit(github.guarded(text) if on_github and not _output(args) else text, args, fmt, stdout)
+    if on_github:  # after the report (its commands paused), on the same stream: in order in the log
+        github.publish(report, file=getattr(args, "candidate", None), stream=stdout, **_comment_options(args))
+    gate = getattr(args, "fail_on_regression", None)
+    if gate:
         found, judged = judge(report)
         for line in found:
-            print(f"perfrigor: regression: {terminal_safe(line)}", file=sys.stderr)
-        if found:
+            print(f"perfrigor: regression{' (warn only)' if gate == GATE_WARN else ''}: {terminal_safe(line)}",
+                  file=sys.stderr)
+        if found and gate == GATE_WARN:
+            print(f"perfrigor: --fail-on-regression=warn: {len(found)} regression(s) would have failed this run "
+                  "(exit 1); exit 0", file=sys.stderr)
+        elif found:
             return EXIT_CHECK_FAILED
         if not judged:  # a check that cannot fail must not pass silently (e.g. in CI)
             raise UsageError(f"--fail-on-regression: no step of pipeline {pipeline.name!r} can show a slowdown "
@@ -463,6 +643,25 @@ def _analyse(args: argparse.Namespace, pipeline: Pipeline, inputs: Sequence[Any]
                              "only look for a speedup) or draw no conclusion; add a step that gives verdicts, "
                              f"or use a preset (they all end with one), e.g. --pipeline {DEFAULT_PRESET}")
     return EXIT_OK
+
+
+def _all_same(report: Report) -> bool:
+    """Whether every benchmark has a verdict and every verdict is "same" (--only-changed: nothing to say)."""
+    verdicts = report.verdicts
+    return bool(verdicts) and len(verdicts) == len(report.benchmarks) and not report.only_in \
+        and all(v.outcome == "same" for v in verdicts.values())
+
+
+def _full_report(args: argparse.Namespace) -> tuple[str, Any] | None:
+    """--full-report FILE: its format (from the suffix) and renderer, checked before the work."""
+    target = getattr(args, "full_report", None)
+    if not target:
+        return None
+    _check_target("--full-report", target, _input_paths(args), "the report")
+    if _output(args) and Path(_output(args)).resolve() == Path(target).resolve():
+        raise UsageError(f"--full-report {target}: is the -o file too; give another name")
+    fmt = _suffix_format(target, "--full-report")
+    return fmt, get_registry().renderer(fmt)
 
 
 # ---------------------------------------------------------------- commands
@@ -477,8 +676,8 @@ def cmd_list(args: argparse.Namespace, stdout) -> int:
     registry = get_registry()
     if args.name:
         return _list_one(registry, args.name, args.format, stdout)
-    comps = [{"name": r.name, "kind": r.obj.kind, "scope": r.obj.scope, "plugin": r.plugin,
-              "version": r.version, "description": r.obj.description()}
+    comps = [{"name": r.name, "kind": r.kind, "scope": r.scope, "plugin": r.plugin,
+              "version": r.version, "description": r.description}
              for r in sorted(registry.components.values(), key=lambda r: r.name)]
     presets = [{"name": r.name, "plugin": r.plugin, "description": r.obj.get("description", ""),
                 "steps": [s["component"] if isinstance(s, Mapping) else str(s) for s in r.obj.get("steps", [])]}
@@ -589,7 +788,11 @@ def _first_line(obj: Any) -> str:
 
 def cmd_compare(args: argparse.Namespace, stdout) -> int:
     spec = _pipeline_spec(args)
-    inputs = load_inputs([args.baseline, args.candidate], _reader_options(args, spec.input_options))
+    paths = [args.baseline] if args.candidate is None else [args.baseline, args.candidate]
+    inputs = load_inputs(paths, _reader_options(args, spec.input_options))
+    if args.candidate is None and len(inputs[0].systems) < 2:
+        raise UsageError(f"{args.baseline} holds one system ({inputs[0].systems[0]}): give the candidate's "
+                         f"measurements too (perfrigor compare BASELINE CANDIDATE)")
     return _analyse(args, _build_pipeline(args, spec), inputs, stdout)
 
 
@@ -649,12 +852,29 @@ def cmd_describe(args: argparse.Namespace, stdout) -> int:
             raise UsageError(f"--plot {args.plot}: give a .png, .svg or .pdf file name")
         _check_target("--plot", args.plot, _input_paths(args), "the picture")
     pipeline = _step_params(pipeline, args)
-    with _executor(args) as executor:
-        report = pipeline.run(*inputs, executor=executor, timeout=_timeout(args))
+    timeout = _timeout(args)
+    if max(s.values.size for s in samples) == 1:  # one repetition per benchmark: the values are the description
+        report = _values_only(pipeline, inputs[0], ONE_VALUE)
+    else:
+        with _executor(args, len(inputs[0])) as executor:
+            report = pipeline.run(*inputs, executor=executor, timeout=timeout)
     _emit(_render(renderer, report, fmt, args), args, fmt, stdout)
     if args.plot:
         _plots(pipeline, report, inputs[0], Path(args.plot))
     return EXIT_OK
+
+
+ONE_VALUE = ("every system has one value (one repetition per benchmark): no spread to estimate, no mixture to fit; "
+             "repeat the measurements to describe them (Google Benchmark: --benchmark_repetitions; JMH: -f, -i)")
+
+
+def _values_only(pipeline: Pipeline, suite: Suite, why: str) -> Report:
+    """describe's report when no step can run: the inputs (n and the value of each system), each step skipped."""
+    steps = [StepInfo(s.id, s.component.name, s.component.kind, s.component.scope, s.component.get_params())
+             for s in pipeline.steps]
+    return Report(pipeline=pipeline.name, steps=steps, baseline=suite.systems[0], candidate=None,
+                  inputs=suite.summary(), benchmark_results={b: {} for b in suite.benchmarks}, suite_results={},
+                  source=suite.source, skipped=[StepSkip(s.id, why) for s in steps], data=suite)
 
 
 def _plots(pipeline: Pipeline, report: Report, suite: Suite, target: Path) -> None:
@@ -676,7 +896,10 @@ def _plots(pipeline: Pipeline, report: Report, suite: Suite, target: Path) -> No
             tag = "-".join(_safe(x) for x in (bench, system) if x)
             path = target.with_name(f"{target.stem}-{tag}{target.suffix or '.png'}")
         title = system if bench == system or len(suite.data) == 1 else f"{bench} / {system}"
-        save(describe_figure(sample.flat, sample.unit, found, title), path)
+        try:
+            save(describe_figure(sample.flat, sample.unit, found, title), path)
+        except OSError as exc:  # a full disk, a name too long: say which picture
+            raise UsageError(f"--plot: cannot write {path}: {exc.strerror or exc}") from None
         print(f"perfrigor: wrote {path}", file=sys.stderr)
 
 
@@ -685,6 +908,11 @@ def _safe(text: str) -> str:
 
 
 def cmd_demo(args: argparse.Namespace, stdout) -> int:
+    if args.copy:
+        written = examples.copy_tour(args.copy)
+        print(f"perfrigor demo: wrote {len(written)} files to {args.copy}: {', '.join(p.name for p in written)}; "
+              f"the README's tour runs there (cd {args.copy}; its README.md says what each file is)", file=sys.stderr)
+        return EXIT_OK
     registry = get_registry()
     name = args.pipeline or DEFAULT_PRESET
     if not args.config and name not in registry.presets:
@@ -705,8 +933,18 @@ def cmd_demo(args: argparse.Namespace, stdout) -> int:
     return code
 
 
+def cmd_render(args: argparse.Namespace, stdout) -> int:
+    """A saved report in another format: read with only the core (``pr.load_report``)."""
+    fmt = _format(args)
+    renderer = get_registry().renderer(fmt)  # fail on a bad format (or option) before reading
+    _render_options(args, fmt)
+    report = load_report(args.report)
+    _emit(_render(renderer, report, fmt, args), args, fmt, stdout)
+    return EXIT_OK
+
+
 COMMANDS = {"list": cmd_list, "compare": cmd_compare, "run": cmd_run, "describe": cmd_describe,
-            "demo": cmd_demo}
+            "demo": cmd_demo, "render": cmd_render}
 
 
 def cmd_plugin(args: argparse.Namespace, stdout) -> int:
@@ -738,7 +976,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:
             build_parser().print_help(sys.stderr)
             return EXIT_USAGE
-        return COMMANDS.get(args.command, cmd_plugin)(args, stdout)
+        # every file read is recorded: -o and --plot refuse them all
+        with _stoppable(), opened.recording() as args.opened:
+            return COMMANDS.get(args.command, cmd_plugin)(args, stdout)
     except BrokenPipeError:  # e.g. `perfrigor list | head`
         return EXIT_OK
     except (PerfrigorError, OSError) as exc:
@@ -747,7 +987,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("perfrigor: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
+    except Terminated:
+        print("perfrigor: terminated", file=sys.stderr)
+        return EXIT_TERMINATED
     except Exception as exc:  # noqa: BLE001 - a bug: one line, the traceback on request
         if debug:
             raise

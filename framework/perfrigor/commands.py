@@ -11,14 +11,16 @@ command with a one-line message and exit code 2.
 
 from __future__ import annotations
 
-import argparse
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, TextIO
 
 import attrs
 
 from .data import Sample, Suite
-from .readers import read
+from .hookspecs import Command
+from .inputs import load
+
+__all__ = ["Command", "CommandContext"]
 
 
 @attrs.frozen
@@ -32,24 +34,4 @@ class CommandContext:
 
     def read(self, path: str) -> Sample | Suite:
         """A data file (or directory) read with the command line's input options, as ``pr.read`` reads it."""
-        options = dict(self.reader_options)
-        return read(path, options.pop("format", None), **options)
-
-
-@attrs.frozen
-class Command:
-    """One ``perfrigor NAME`` command a plugin contributes.
-
-    ``add_arguments(parser)`` declares its arguments on an argparse parser;
-    ``run(args, context)`` does the work and returns the exit code (0 done, 1 a
-    requested check failed). With ``input_options`` the core also adds its
-    reader options (``--input-format``, ``--metric``, ``--input``), which
-    ``context.read(path)`` honours.
-    """
-
-    name: str
-    help: str
-    run: Callable[[argparse.Namespace, CommandContext], int]
-    add_arguments: Callable[[argparse.ArgumentParser], None] | None = None
-    description: str | None = None
-    input_options: bool = False
+        return load(path, self.reader_options)

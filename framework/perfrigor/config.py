@@ -12,6 +12,10 @@
     [[steps]]
     component = "fieller"
     confidence = 0.99        # parameters inline, or in a [steps.params] table
+
+    [output]                 # optional: how the command line reports (its flags win)
+    format = "markdown"
+    fail_on_regression = "warn"
 """
 
 from __future__ import annotations
@@ -38,8 +42,19 @@ def _suggest(unknown: Any, known: Any) -> str:
     """' (did you mean ...?)' for the first unknown name with a close known one."""
     return next((hint for hint in (did_you_mean(str(u), known) for u in sorted(unknown, key=str)) if hint), "")
 
-_TOP_KEYS = {"pipeline", "steps", "input", "name", "description", "preset", "baseline", "candidate"}
+_TOP_KEYS = {"pipeline", "steps", "input", "output", "name", "description", "preset", "baseline", "candidate"}
 _PIPELINE_KEYS = {"name", "description", "preset", "baseline", "candidate"}
+#: the keys of [output] (what the command line's flags of the same names set) and what each takes
+OUTPUT_KEYS: dict[str, tuple[tuple[type, ...], str]] = {
+    "format": ((str,), "an output format name"),
+    "verbose": ((bool,), "true or false"),
+    "max_plots": ((int,), "a number of benchmarks"),
+    "max_chars": ((int,), "a number of characters (0: no limit)"),
+    "full_report": ((str,), "a file name"),
+    "github": ((bool,), "true or false"),
+    "only_changed": ((bool,), "true or false"),
+    "fail_on_regression": ((bool, str), 'true, false or "warn"'),
+}
 
 
 def load_config(path: str | os.PathLike) -> dict[str, Any]:
@@ -76,6 +91,8 @@ class PipelineSpec:
     candidate: str | None = None
     input_options: Mapping[str, Any] = attrs.field(factory=dict)
     where: str = "config"
+    #: the config's ``[output]``: how the command line reports (format, gates, GitHub), checked
+    output: Mapping[str, Any] = attrs.field(factory=dict)
 
 
 def parse_config(config: str | os.PathLike | Mapping[str, Any], where: str | None = None) -> PipelineSpec:
@@ -95,7 +112,7 @@ def parse_config(config: str | os.PathLike | Mapping[str, Any], where: str | Non
     if unknown:
         raise ConfigError(f"{where}: unknown section(s) {_words(map(str, unknown))}"
                           f"{_suggest(unknown, _TOP_KEYS)}; expected {_words(_TOP_KEYS)}")
-    for section, kind in (("pipeline", Mapping), ("input", Mapping), ("steps", list)):
+    for section, kind in (("pipeline", Mapping), ("input", Mapping), ("output", Mapping), ("steps", list)):
         if section in config and not isinstance(config[section], kind):
             want = "a table" if kind is Mapping else "an array of tables ([[steps]])"
             raise ConfigError(f"{where}: [{section}] must be {want}, got {type(config[section]).__name__}")
@@ -116,6 +133,7 @@ def parse_config(config: str | os.PathLike | Mapping[str, Any], where: str | Non
             raise ConfigError(f"{where}: step {i} must be a table with a 'component' key (or a component "
                               f"name), got {step!r}")
     input_options = dict(config.get("input", {}) or {})
+    output = _output_options(config.get("output", {}) or {}, where)
     name = head.get("name")
     if head.get("preset"):
         try:
@@ -131,5 +149,23 @@ def parse_config(config: str | os.PathLike | Mapping[str, Any], where: str | Non
         raise ConfigError(f"{where}: no steps (add [[steps]] tables or a preset)")
     return PipelineSpec(tuple(steps), name=name or "custom", description=head.get("description") or "",
                         baseline=head.get("baseline"), candidate=head.get("candidate"),
-                        input_options=input_options, where=where)
+                        input_options=input_options, where=where, output=output)
+
+
+def _output_options(output: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """The ``[output]`` table, its keys and value types checked."""
+    bad = set(output) - set(OUTPUT_KEYS)
+    if bad:
+        raise ConfigError(f"{where}: unknown key(s) {_words(map(str, bad))} in [output]"
+                          f"{_suggest(bad, OUTPUT_KEYS)}; expected {_words(OUTPUT_KEYS)}")
+    for key, value in output.items():
+        types, want = OUTPUT_KEYS[key]
+        wrong = not isinstance(value, types) or (bool not in types and isinstance(value, bool))
+        if key == "fail_on_regression" and isinstance(value, str) and value != "warn":
+            wrong = True
+        if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+            wrong = True
+        if wrong:
+            raise ConfigError(f"{where}: [output] {key} must be {want}, got {value!r}")
+    return dict(output)
 

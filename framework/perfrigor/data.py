@@ -118,10 +118,21 @@ def as_array(values: Any, what: str = "sample", levels: Sequence[str] | None = N
     return arr
 
 
-def _freeze(arr: np.ndarray) -> np.ndarray:
-    arr = np.array(arr, dtype=float, copy=True)
+def _frozen(arr: Any, dtype: Any) -> np.ndarray:
+    """A read-only copy of ``arr`` as ``dtype``; an array already so (owning its data, read-only) as it is.
+
+    Readers hand their arrays over frozen: a sample of 10⁸ values is not copied again.
+    """
+    if (isinstance(arr, np.ndarray) and arr.dtype == dtype and arr.flags.owndata and not arr.flags.writeable
+            and arr.flags.c_contiguous):
+        return arr
+    arr = np.array(arr, dtype=dtype, copy=True)
     arr.setflags(write=False)
     return arr
+
+
+def _freeze(arr: np.ndarray) -> np.ndarray:
+    return _frozen(arr, np.float64)
 
 
 @attrs.frozen(eq=False, repr=False)
@@ -181,11 +192,10 @@ class Sample:
         if not isinstance(self.metadata, Mapping):
             raise DataError(f"{self.label}: metadata must be a mapping, got {type(self.metadata).__name__}")
         if self.positions is not None:
-            positions = np.array(self.positions, dtype=np.int64, copy=True)
+            positions = _frozen(self.positions, np.int64)
             if positions.shape != values.shape:
                 raise DataError(f"{self.label}: positions of shape {positions.shape} for values of shape "
                                 f"{values.shape}")
-            positions.setflags(write=False)
             object.__setattr__(self, "positions", positions)
 
     # Pickling (process pools, dask): restore the fields as they are, values read-only again.
@@ -371,6 +381,9 @@ class Suite:
     Every benchmark must have every system, and the systems of one benchmark must
     agree on the unit and the direction (``lower_is_better``). ``info`` carries
     per-benchmark settings (weights, confidence levels) as BenchmarkInfo or mappings.
+
+    From files and DataFrames: ``Suite.from_inputs(*paths)`` and ``Suite.from_frame(df)``, which
+    the input layer (:mod:`perfrigor.inputs`) gives this class: the data layer reads no file.
     """
 
     data: Mapping[str, Mapping[str, Sample]]
@@ -380,6 +393,9 @@ class Suite:
     #: benchmarks measured by one system only, ``{system: [benchmark, ...]}``: not in ``data``, listed
     #: so reports can say what was not compared (filled when files with different benchmark sets are paired)
     only_in: Mapping[str, list[str]] = attrs.field(factory=dict)
+    #: benchmarks of the input with nothing to compare, ``{benchmark: why}`` (a Go benchmark that does not
+    #: report the chosen metric): not in ``data``, listed so that reports name them
+    excluded: Mapping[str, str] = attrs.field(factory=dict)
 
     def __attrs_post_init__(self) -> None:
         where = self.source or "suite"
@@ -391,6 +407,13 @@ class Suite:
         if overlap:
             raise DataError(f"{where}: benchmark(s) {overlap} are listed in only_in but have data for every system")
         object.__setattr__(self, "only_in", only_in)
+        if not isinstance(self.excluded, Mapping):
+            raise DataError(f"{where}: excluded must be a mapping {{benchmark: why}}")
+        excluded = {str(b): str(why) for b, why in self.excluded.items()}
+        both = sorted(set(excluded) & {str(b) for b in self.data}) if isinstance(self.data, Mapping) else []
+        if both:
+            raise DataError(f"{where}: benchmark(s) {both} are listed as excluded but have data")
+        object.__setattr__(self, "excluded", excluded)
         if not isinstance(self.data, Mapping):
             raise DataError(f"{where}: a suite is a mapping {{benchmark: {{system: sample}}}}, "
                             f"got {type(self.data).__name__}")
@@ -475,31 +498,6 @@ class Suite:
         info = {b: i for b, i in info.items() if b in data}
         only_in = {**{s: b for s, b in only.items() if b}, **(kwargs.pop("only_in", None) or {})}
         return cls(data, systems=names, info=info, only_in=only_in, **kwargs)
-
-    @classmethod
-    def from_inputs(cls, *inputs: Any, names: Sequence[str] | None = None, **options: Any) -> Suite:
-        """One suite from files, DataFrames, Samples, array-likes, mappings or suites: the one input path.
-
-        What ``Pipeline.run``, the CLI and ``perfrigor demo`` build their suite with
-        (:func:`perfrigor.inputs.as_suite`): files are read with ``pr.read(path, **options)``
-        (``format=`` names a reader); ``names`` names the systems (default: the samples' own
-        names, else the files' names, else baseline/candidate).
-        """
-        from .inputs import as_suite
-
-        return as_suite(*inputs, options=options, names=names)
-
-    @classmethod
-    def from_frame(cls, frame: Any, **options: Any) -> Suite:
-        """A suite from a tidy pandas DataFrame, one row per measurement (benchmark, system, levels, value).
-
-        Columns are found as in a tidy CSV file; ``options`` name them (``value="t"``,
-        ``levels=["fork"]``, ``unit="ms"`` ..., see docs/input-formats.md). pandas is optional:
-        perfrigor imports it nowhere.
-        """
-        from .readers.frame import suite_from_frame
-
-        return suite_from_frame(frame, **options)
 
     @classmethod
     def single(cls, baseline: Any, candidate: Any | None = None, benchmark: str = "benchmark",

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 import attrs
 import numpy as np
 
-__all__ = ["Scale", "change", "column", "percent", "quantity", "scale_for", "signif", "time_factor"]
+__all__ = ["Scale", "change", "column", "percent", "quantity", "scale_for", "signif", "time_factor", "time_per"]
 
 #: time units a sample may carry, in seconds
 _TIME_UNITS = {"s": 1.0, "sec": 1.0, "second": 1.0, "seconds": 1.0, "ms": 1e-3, "us": 1e-6, "µs": 1e-6,
@@ -28,6 +28,20 @@ _PREFIXES = (("", 1.0), ("K", 1e3), ("M", 1e6), ("G", 1e9), ("T", 1e12), ("P", 1
 def time_factor(unit: str) -> float | None:
     """Seconds per ``unit`` for a time unit ("ms" -> 0.001), None for anything else."""
     return _TIME_UNITS.get(unit.strip())
+
+
+def time_per(unit: str) -> tuple[float, str] | None:
+    """A time, or a time per something (Go's ``ns/op``, JMH's ``us/op``): (seconds per unit, the rest).
+
+    ``"ns/op"`` -> ``(1e-9, "/op")``, ``"ms"`` -> ``(0.001, "")``; None when the unit is not a time
+    (``ops/s`` is a rate: its time is below the line).
+    """
+    text = unit.strip()
+    head, slash, rest = text.partition("/")
+    seconds = _TIME_UNITS.get(head.strip())
+    if seconds is None or (slash and not rest.strip()):
+        return None
+    return seconds, slash + rest
 
 
 def signif(value: float, digits: int = 4) -> str:
@@ -94,14 +108,16 @@ def _reference(values: Iterable[float | None]) -> float | None:
 def scale_for(values: Iterable[float | None], unit: str = "") -> Scale:
     """One scale for ``values`` of ``unit``: their median lands between 1 and 1000.
 
-    Times become ps/ns/µs/ms/s; any other unit gets K/M/G/T when its values are in
+    Times become ps/ns/µs/ms/s, and so do times per operation (``ns/op`` -> ``ms/op``: a time
+    never gets an SI prefix, as no benchmark tool writes "4.612M ns/op"); any other unit gets K/M/G/T when its values are in
     the thousands or more (rates, counts, bytes: "B/s" becomes "MB/s"). Scores and
     unitless values below 1000 are left as they are.
     """
     unit = unit or ""
     ref = _reference(values)
-    seconds = time_factor(unit)
-    if seconds is not None:
+    timed = time_per(unit)
+    if timed is not None:  # a time (per operation): a time scale, never an SI prefix (4.612 ms/op, not 4.612M ns/op)
+        seconds, per = timed
         if ref is None:
             return Scale(1.0, unit)
         ref_s = ref * seconds
@@ -109,9 +125,9 @@ def scale_for(values: Iterable[float | None], unit: str = "") -> Scale:
         for cand, cand_size in _TIME_SCALES:
             if ref_s >= cand_size * 0.99995:  # 0.99996 ms reads as 1.000 ms, not 1000 µs; 0.9995 ms as 999.5 µs
                 name, size = cand, cand_size
-        if ref_s >= 600 * 0.9995 and unit in ("min", "h"):
+        if ref_s >= 600 * 0.9995 and unit.partition("/")[0].strip() in ("min", "h"):
             return Scale(1.0, unit)  # keep minutes and hours as given
-        return Scale(size / seconds, name)
+        return Scale(size / seconds, name + per)
     if ref is None or ref < 1e3:
         return Scale(1.0, unit)
     name, size = _PREFIXES[0]

@@ -1,7 +1,9 @@
-"""Executors whose workers can vanish: a lost worker becomes a clear error, never a hang.
+"""Executors: local process pools that stop at once, and clusters whose workers can vanish.
 
-A process pool already reports a dead worker (``BrokenProcessPool``, turned into
-:class:`~perfrigor.errors.ExecutionError` by the pipeline). A dask cluster does not:
+:func:`process_pool` makes the local pool of ``--jobs`` and ``executor="process"``: its
+workers leave interrupts to the parent (which stops them, :func:`stop_pool`) and draw no
+progress bars. A process pool reports a dead worker (``BrokenProcessPool``, turned into
+:class:`~perfrigor.errors.ExecutionError` by the scheduler). A dask cluster does not:
 when its last worker dies the scheduler waits for a new one forever. :class:`Watched`
 wraps such an executor and fails the pending tasks once no worker has been alive for
 ``grace`` seconds.
@@ -11,12 +13,63 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
+import os
+import signal
 import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
+from . import progress
 from .errors import ExecutionError
+
+#: how long a stopped worker gets to end on SIGTERM before it is killed
+STOP_GRACE = 1.0
+
+
+def cpu_count() -> int:
+    """The CPUs this process may run on (its affinity mask where the system has one)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # macOS, Windows
+        return os.cpu_count() or 1
+
+
+#: the signals that stop a run: held back while the workers are forked, left to the parent in them
+STOPPING = (signal.SIGINT, signal.SIGTERM)
+
+
+def _worker_init() -> None:
+    """A pool worker: no bars nor notices (only the parent speaks), and no interrupt handling of its
+    own: Ctrl-C (sent to the whole terminal group) is the parent's to handle, and SIGTERM, the
+    parent's way of stopping it, ends it at once (a handler inherited from the parent would not)."""
+    progress.silence()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPPING)  # held back by the parent while it forked
+
+
+def process_pool(workers: int) -> cf.ProcessPoolExecutor:
+    """A local process pool of ``workers`` processes, started (see :func:`stop_pool` to stop it at once).
+
+    The workers are started here with SIGINT and SIGTERM held back: a signal arriving while Python
+    forks would be raised inside the fork's own callbacks, where it is ignored (the run would go on).
+    Held back, it is raised once they are started, and the pool is stopped.
+    """
+    pool = cf.ProcessPoolExecutor(max(1, workers), initializer=_worker_init)
+    hold = hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread()
+    try:
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, STOPPING) if hold else None
+        try:
+            pool.submit(int).result()  # starts every worker (a fork context starts them all at once)
+        finally:
+            if held is not None:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    except BaseException:
+        stop_pool(pool)
+        raise
+    return pool
 
 
 class Watched(cf.Executor):
@@ -111,11 +164,24 @@ def _settle(future: cf.Future, result: Any = None, exception: BaseException | No
             future.set_result(result)
 
 
-def stop_pool(pool: cf.Executor) -> None:
-    """Shut a process pool down without waiting for stuck tasks: cancel what is queued and
-    terminate its worker processes (after a timeout or an interrupt)."""
+def stop_pool(pool: cf.Executor, grace: float = STOP_GRACE) -> None:
+    """Shut a process pool down without waiting for stuck tasks (after a timeout or an interrupt):
+    cancel what is queued, terminate its worker processes, and wait for them (``grace`` seconds,
+    then kill), so none outlives the run."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)  # (shutdown forgets it)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         with contextlib.suppress(Exception):
             process.terminate()
+    deadline = time.monotonic() + grace
+    for process in processes:
+        with contextlib.suppress(Exception):
+            process.join(max(0.0, deadline - time.monotonic()))
+            if process.is_alive():
+                process.kill()
+                process.join(grace)
+    # the pool's manager thread sees its workers gone and closes its pipes: let it finish first, or
+    # the interpreter's exit may write to a pipe it is closing (a traceback on Python 3.11)
+    if manager is not None and manager is not threading.current_thread():
+        manager.join(grace)

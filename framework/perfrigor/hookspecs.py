@@ -6,9 +6,12 @@ with functions decorated by :data:`hookimpl`; each returns a list.
 
 from __future__ import annotations
 
+import argparse
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+import attrs
 import pluggy
 
 PROJECT = "perfrigor"
@@ -17,8 +20,9 @@ hookimpl = pluggy.HookimplMarker(PROJECT)
 
 
 @hookspec
-def perfrigor_components() -> list[type]:
-    """Component classes (subclasses of Estimator, Test or Comparator), each with a ``name``."""
+def perfrigor_components() -> list[Any]:
+    """Component classes (subclasses of Estimator, Test or Comparator), each with a ``name``, or
+    :class:`perfrigor.LazyComponent` records naming them without importing them."""
 
 
 @hookspec
@@ -37,11 +41,11 @@ def perfrigor_renderers() -> list[Renderer]:
 
 
 @hookspec
-def perfrigor_commands() -> list[Any]:
-    """Command-line commands: :class:`perfrigor.Command` records (``perfrigor NAME ...``).
+def perfrigor_commands() -> list[Command]:
+    """Command-line commands: :class:`Command` records (``perfrigor NAME ...``).
 
     Each names its command, declares its arguments on an argparse parser and runs
-    with the parsed arguments (see ``perfrigor.commands``). A name already taken by
+    with the parsed arguments and a ``perfrigor.CommandContext``. A name already taken by
     a built-in command or another plugin's is a ConfigError naming both.
     """
 
@@ -76,3 +80,22 @@ class Renderer(Protocol):
     def render(self, report: Any) -> str:
         """The whole report as one string."""
         ...
+
+
+@attrs.frozen
+class Command:
+    """One ``perfrigor NAME`` command a plugin contributes.
+
+    ``add_arguments(parser)`` declares its arguments on an argparse parser;
+    ``run(args, context)`` does the work and returns the exit code (0 done, 1 a
+    requested check failed). With ``input_options`` the core also adds its
+    reader options (``--input-format``, ``--metric``, ``--input``), which
+    ``context.read(path)`` honours.
+    """
+
+    name: str
+    help: str
+    run: Callable[[argparse.Namespace, Any], int]  # (args, perfrigor.CommandContext) -> exit code
+    add_arguments: Callable[[argparse.ArgumentParser], None] | None = None
+    description: str | None = None
+    input_options: bool = False

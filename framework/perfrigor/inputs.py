@@ -1,7 +1,7 @@
 """One input path: files, DataFrames, samples and suites -> the one Suite a pipeline runs on.
 
 ``perfrigor compare``/``run``/``demo`` (cli.py), ``Pipeline.run`` and ``examples.load``
-all assemble their input here (:func:`as_suite`, also ``Suite.from_inputs``), so the
+all assemble their input here (:func:`as_suite`, also ``Suite.from_inputs``: :func:`from_inputs`), so the
 same inputs give the same suite, with the same system names, wherever they come from:
 
 - each path (a file or directory) and each DataFrame is read with ``pr.read(path, **options)``;
@@ -31,6 +31,7 @@ from typing import Any
 from .data import Sample, Suite, benchmark_name
 from .errors import DataError
 from .readers import is_frame, read
+from .readers.frame import suite_from_frame
 
 
 def is_path(obj: Any) -> bool:
@@ -84,6 +85,33 @@ def as_suite(*inputs: Any, options: Mapping[str, Any] | None = None, names: Sequ
     return Suite({benchmark_name(items): dict(zip(systems, items, strict=True))}, systems=tuple(systems))
 
 
+def from_inputs(*inputs: Any, names: Sequence[str] | None = None, **options: Any) -> Suite:
+    """One suite from files, DataFrames, Samples, array-likes, mappings or suites: the one input path.
+
+    What ``Pipeline.run``, the CLI and ``perfrigor demo`` build their suite with
+    (:func:`as_suite`): files are read with ``pr.read(path, **options)`` (``format=`` names a
+    reader); ``names`` names the systems (default: the samples' own names, else the files'
+    names, else baseline/candidate). Also ``pr.Suite.from_inputs``.
+    """
+    return as_suite(*inputs, options=options, names=names)
+
+
+def from_frame(frame: Any, **options: Any) -> Suite:
+    """A suite from a tidy pandas DataFrame, one row per measurement (benchmark, system, levels, value).
+
+    Columns are found as in a tidy CSV file; ``options`` name them (``value="t"``,
+    ``levels=["fork"]``, ``unit="ms"`` ..., see docs/input-formats.md). pandas is optional:
+    perfrigor imports it nowhere. Also ``pr.Suite.from_frame``.
+    """
+    return suite_from_frame(frame, **options)
+
+
+# Suite's constructors from files and frames, kept under their public names: they belong to this
+# layer (they read files), and the data layer below imports nothing above it
+Suite.from_inputs = staticmethod(from_inputs)  # type: ignore[attr-defined]
+Suite.from_frame = staticmethod(from_frame)  # type: ignore[attr-defined]
+
+
 def _one(item: Any) -> Suite:
     if isinstance(item, Suite):
         return item
@@ -112,8 +140,11 @@ def _join(inputs: Sequence[Any], items: list[Any], systems: list[str], joined: l
     sources = [str(o) if is_path(o) else (getattr(i, "source", None) or "?") for o, i in zip(inputs, items,
                                                                                            strict=True)]
     source = ", ".join(sources)
+    excluded = {b: why for i in items if isinstance(i, Suite) for b, why in i.excluded.items()}
     if len(items) == 2:
-        return Suite.from_pairs(per_input[0], per_input[1], names=(systems[0], systems[1]), info=info, source=source)
+        excluded = {b: why for b, why in excluded.items() if b not in per_input[0] or b not in per_input[1]}
+        return Suite.from_pairs(per_input[0], per_input[1], names=(systems[0], systems[1]), info=info, source=source,
+                                excluded=excluded)
     common = [b for b in per_input[0] if all(b in m for m in per_input[1:])]
     if not common:
         raise DataError(f"{source}: no benchmark is in every input ("
@@ -122,7 +153,8 @@ def _join(inputs: Sequence[Any], items: list[Any], systems: list[str], joined: l
     only_in = {s: [b for b in m if b not in common] for s, m in zip(systems, per_input, strict=True)}
     data = {b: {s: m[b] for s, m in zip(systems, per_input, strict=True)} for b in common}
     return Suite(data, systems=tuple(systems), info={b: i for b, i in info.items() if b in data}, source=source,
-                 only_in={s: b for s, b in only_in.items() if b})
+                 only_in={s: b for s, b in only_in.items() if b},
+                 excluded={b: why for b, why in excluded.items() if b not in data})
 
 
 def data_files(folder: Path) -> list[Path]:

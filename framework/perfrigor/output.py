@@ -21,7 +21,9 @@ def write_atomically(path: str | os.PathLike, text: str | bytes, encoding: str =
         mode = target.stat().st_mode & 0o7777
     except FileNotFoundError:
         mode = 0o666 & ~_umask()
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    # the temporary name is never longer than the target's (a 250-byte name would otherwise overflow the
+    # file system's 255); its first characters say whose it is should a crash leave it behind
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name[:16]}.", suffix=".tmp")
     try:
         binary = isinstance(text, bytes)
         with os.fdopen(fd, "wb" if binary else "w", encoding=None if binary else encoding,
@@ -31,9 +33,11 @@ def write_atomically(path: str | os.PathLike, text: str | bytes, encoding: str =
             os.fsync(handle.fileno())
         os.chmod(tmp, mode)
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        if isinstance(exc, OSError) and not exc.filename:  # a full disk says "No space left": name the file
+            exc.filename = str(path)
         raise
 
 

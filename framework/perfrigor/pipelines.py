@@ -1,21 +1,15 @@
 """Pipeline: an ordered list of steps run on a suite, producing a Report.
 
-Per-benchmark steps run on every benchmark (through any
-``concurrent.futures.Executor``), suite steps run once; every step sees the
-results of the steps before it. Consecutive per-benchmark steps form a stage,
-sent as tasks of a batch of benchmarks each, in which every step may first
-prepare the whole batch (``Component.prepare``) and share what it computes
-through the task's ``Workspace``. Results depend neither on the executor nor on
-the batching (numpy Generator seeds are split per benchmark before tasks leave).
-A DataError of a step is recorded in ``report.errors``, never dropped.
+A pipeline is built from steps (names, mappings, components, a config), checks its
+inputs before any work (values a speedup cannot use, magnitudes that overflow) and
+hands the steps to the :class:`~perfrigor.scheduler.Scheduler`, which runs per-benchmark
+steps on every benchmark and suite steps once, every step seeing the results of the
+steps before it. A DataError of a step is recorded in ``report.errors``, never dropped.
 """
 
 from __future__ import annotations
 
-import collections
 import concurrent.futures as cf
-import contextlib
-import inspect
 import os
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -23,19 +17,14 @@ from typing import Any
 import attrs
 import numpy as np
 
-from . import progress
-from .component import BenchmarkJob, Component, Previous, build
+from .component import Component, build
 from .config import PipelineSpec, parse_config
 from .data import Sample, Suite
-from .errors import ConfigError, DataError, ExecutionError, did_you_mean
-from .executors import stop_pool
+from .errors import ConfigError, DataError, did_you_mean
 from .inputs import as_suite
-from .keys import PairKey
-from .records import StepError, StepSkip
 from .registry import get_registry
 from .report import Report, StepInfo
-from .results import Result
-from .workspace import Workspace
+from .scheduler import Outcome, Scheduler
 
 
 @attrs.frozen
@@ -85,142 +74,8 @@ def _make_step(spec: Any, position: int) -> tuple[Component, str | None]:
     raise ConfigError(f"step {position}: expected a component, a name or a mapping, got {spec!r}")
 
 
-PerBenchmark = dict[str, dict[str, Result]]  # {step_id: {key: result}} of one benchmark
-
-
-def _check_levels(component: Component, samples: Mapping[str, Sample]) -> None:
-    """DataError when a sample has fewer levels than the component needs (e.g. flat data for lme-style methods)."""
-    for system, sample in samples.items():
-        if sample.n_levels < component.min_levels:
-            raise DataError(f"{component.name} needs hierarchical data with at least {component.min_levels} levels; "
-                            f"system {system!r} has {sample.n_levels} ({', '.join(sample.levels or ())})")
-
-
-def _run_step(step_id: str, job: BenchmarkJob) -> dict[str, Result]:
-    """One step on one benchmark; DataError propagates, other exceptions get a note naming both."""
-    try:
-        out = job.component.run_benchmark(job.samples, job.baseline, job.candidate, job.previous)
-    except DataError:
-        raise
-    except Exception as exc:
-        exc.add_note(f"perfrigor: in step {step_id!r} ({job.component.name}) on benchmark {job.benchmark!r}")
-        raise
-    if not isinstance(out, Mapping) or not all(isinstance(r, Result) for r in out.values()):
-        raise TypeError(f"step {step_id!r}: {type(job.component).__name__}.run_benchmark must return "
-                        f"{{key: pr.Result}}, got {out!r:.200}")
-    return {k if isinstance(k, PairKey) else str(k): r for k, r in out.items()}
-
-
-def _prepare(step_id: str, jobs: Sequence[BenchmarkJob]) -> None:
-    """``Component.prepare`` of each component class among ``jobs``, with its jobs.
-
-    A DataError there is left for ``run_benchmark`` to report on the benchmark it concerns.
-    """
-    by_class: dict[type, list[BenchmarkJob]] = {}
-    for job in jobs:
-        by_class.setdefault(type(job.component), []).append(job)
-    for cls, group in by_class.items():
-        try:
-            cls.prepare(group)
-        except DataError:
-            continue
-        except Exception as exc:
-            exc.add_note(f"perfrigor: in step {step_id!r} ({cls.name}), preparing {len(group)} benchmark(s)")
-            raise
-
-
-def _run_batch(steps: Sequence[tuple[str, Sequence[Component]]], benchmarks: Sequence[str],
-               samples: Sequence[Mapping[str, Sample]], baseline: str, candidate: str | None,
-               previous: Sequence[Previous]) -> list[tuple[PerBenchmark, list[tuple[str, str]]]]:
-    """Module-level (picklable) task: consecutive per-benchmark steps on a batch of benchmarks.
-
-    ``steps`` pairs each step id with its component for every benchmark of the batch. Steps
-    run one after the other over the whole batch, each first given the chance to prepare
-    work shared by the batch (``Component.prepare``), inside one Workspace that lives as
-    long as the task. Returns, per benchmark, the new results ``{step_id: {key: result}}``
-    and the ``(step_id, message)`` of steps that raised DataError (later steps still run
-    and see what is there). Results do not depend on how benchmarks are batched.
-    """
-    seen = [Previous(p) for p in previous]
-    new: list[PerBenchmark] = [{} for _ in benchmarks]
-    errors: list[list[tuple[str, str]]] = [[] for _ in benchmarks]
-    with Workspace():
-        for step_id, components in steps:
-            jobs: list[tuple[int, BenchmarkJob]] = []
-            for i, (bench, component) in enumerate(zip(benchmarks, components, strict=True)):
-                try:
-                    _check_levels(component, samples[i])
-                except DataError as exc:
-                    errors[i].append((step_id, str(exc)))
-                    continue
-                jobs.append((i, BenchmarkJob(bench, component, samples[i], baseline, candidate, seen[i])))
-            _prepare(step_id, [job for _, job in jobs])
-            for i, job in jobs:
-                try:
-                    out = _run_step(step_id, job)
-                except DataError as exc:
-                    errors[i].append((step_id, str(exc)))
-                    continue
-                new[i][step_id] = seen[i][step_id] = out
-    return list(zip(new, errors, strict=True))
-
-
 #: the largest magnitude a measurement may have: the square of a larger one overflows a float
 MAX_MAGNITUDE = 1e150
-#: benchmarks per task: in the calling process, large batches amortise numpy's per-call cost
-#: (one batched fit of many samples); with a pool, about 8 tasks per stage spread the load
-SERIAL_BATCH = 256
-#: tasks submitted and not yet collected: bounds the memory a large suite holds in flight
-IN_FLIGHT = max(4, 2 * (os.cpu_count() or 1))
-POOL_BATCH = 64
-POOL_TASKS = 8
-
-
-def _batch_size(n: int, in_process: bool, batch_size: int | None) -> int:
-    if batch_size is not None:
-        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-            raise ConfigError(f"batch_size must be a positive integer, got {batch_size!r}")
-        return batch_size
-    if in_process:
-        return SERIAL_BATCH
-    return max(1, min(POOL_BATCH, -(-n // POOL_TASKS)))
-
-
-def _stages(steps: Sequence[Step]) -> list[list[Step]]:
-    """Group consecutive steps of the same scope: per-benchmark runs are one task per benchmark."""
-    stages: list[list[Step]] = []
-    for step in steps:
-        if stages and step.scope == "benchmark" and stages[-1][-1].scope == "benchmark":
-            stages[-1].append(step)
-        else:
-            stages.append([step])
-    return stages
-
-
-def _seeded(component: Component, n: int) -> list[Component]:
-    """Per-benchmark copies of a component whose ``random_state`` is a numpy Generator.
-
-    Seeds are drawn from the Generator once, in benchmark order, in the calling process:
-    results are then the same whichever executor runs the benchmarks (a Generator shipped
-    to worker processes would be copied, not shared). Int and None states are left alone.
-    """
-    state = getattr(component, "random_state", None)
-    if not isinstance(state, np.random.Generator) or "random_state" not in component.param_names():
-        return [component] * n
-    seeds = state.integers(0, 2**63 - 1, size=n)
-    return [component.with_params(random_state=int(seed)) for seed in seeds]
-
-
-def _make_executor(executor: cf.Executor | str | None) -> tuple[cf.Executor, bool]:
-    """(executor, owned): None or "serial" runs in the calling thread; "process" uses a local process pool."""
-    if executor is None or executor == "serial":
-        return _SerialExecutor(), True
-    if executor == "process":
-        return cf.ProcessPoolExecutor(max_workers=os.cpu_count() or 1, initializer=progress.silence), True
-    if isinstance(executor, cf.Executor):
-        return executor, False
-    raise ConfigError(f"executor must be a concurrent.futures.Executor, 'serial' or 'process', got {executor!r}")
-
 
 
 def _refuse(bench: str, system: str, sample: Sample, bad: np.ndarray, why: str) -> None:
@@ -306,7 +161,10 @@ class Pipeline:
 
     # ------------------------------------------------------------------ running
     def _as_suite(self, inputs: Sequence[Any]) -> Suite:
-        """The one input path (:func:`perfrigor.inputs.as_suite`), reading files with ``input_options``."""
+        """The suite ``run(*inputs)`` analyses: the one input path (:func:`perfrigor.inputs.as_suite`),
+        reading files with the pipeline's ``input_options``; a Suite is itself."""
+        if len(inputs) == 1 and isinstance(inputs[0], Suite):
+            return inputs[0]
         return as_suite(*inputs, options=self.input_options)
 
     def _check_inputs(self, suite: Suite, baseline: str, candidate: str | None) -> None:
@@ -374,138 +232,27 @@ class Pipeline:
             batch_size: int | None = None, timeout: float | None = None, revise: bool = True) -> Report:
         """Run every step on a suite, or on baseline and candidate samples (or file paths).
 
-        ``executor`` runs the per-benchmark work: None (serial, the default), ``"process"``
-        (a local process pool), or any ``concurrent.futures.Executor`` (e.g. a dask
-        ``Client.get_executor()``). Results depend neither on it nor on ``batch_size``, the
-        benchmarks per task (default: 256 in the calling process, else about an eighth of
-        the suite, at most 64), whose work a step may prepare at once (``Component.prepare``).
-        A step that raises DataError on a benchmark (or on the suite) is recorded in
-        ``report.errors`` and the later steps still run; only when no step produces anything
-        is the DataError raised. Other exceptions are bugs: they propagate, noting the step
-        and benchmark. ``timeout``: seconds to wait for one task (a batch of benchmarks) of a
-        pool before giving up; a task past it, or a worker process that dies, raises
-        ExecutionError (a one-line message) instead of hanging or surfacing the pool's error.
-        ``revise=False`` keeps every benchmark's results as if it had been run alone (no
-        ``Component.revise``, e.g. no multiple-testing adjustment over the suite): for
-        simulations whose benchmarks are independent replicates of one experiment.
+        ``executor`` runs the per-benchmark work: None (serial, the default), ``"process"`` (a local
+        process pool) or any ``concurrent.futures.Executor`` (e.g. a dask ``Client.get_executor()``);
+        ``batch_size`` is the benchmarks per task, ``timeout`` the seconds one task of a pool may take,
+        ``revise=False`` skips ``Component.revise`` (see :class:`perfrigor.scheduler.Scheduler`).
+        Results depend on none of them. A step that raises DataError on a benchmark is recorded in
+        ``report.errors`` and the later steps still run; only when no step produces anything is the
+        DataError raised. Other exceptions are bugs: they propagate, noting the step and benchmark.
         """
-        if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, int | float)
-                                    or not timeout > 0):
-            raise ConfigError(f"timeout must be a positive number of seconds or None, got {timeout!r}")
+        scheduler = Scheduler(executor, batch_size, timeout, revise)
         if not inputs:
             raise DataError("nothing to analyse: give a suite or baseline and candidate samples")
-        suite = inputs[0] if len(inputs) == 1 and isinstance(inputs[0], Suite) else self._as_suite(inputs)
+        suite = self._as_suite(inputs)
         baseline, candidate = self._systems(suite)
-        single = len(suite) == 1
         self._check_magnitudes(suite)
         self._check_inputs(suite, baseline, candidate)
-        benchmarks = suite.benchmarks
-        per_bench: dict[str, PerBenchmark] = {b: {} for b in benchmarks}
-        suite_results: dict[str, Result] = {}
-        errors: list[StepError] = []
-        skipped: list[StepSkip] = []
+        outcome = scheduler.run(self.steps, suite, baseline, candidate)
+        outcome.require_something(single=len(suite) == 1)
+        return self._report(suite, baseline, candidate, outcome)
 
-        def failed(step_id: str, bench: str, message: str) -> None:
-            errors.append(StepError(step_id, bench, message))
-
-        components = {s.id: s.component.name for s in self.steps}
-        size = _batch_size(len(benchmarks), executor is None or executor == "serial", batch_size)
-        pool, owned = _make_executor(executor)
-        try:
-            for stage in _stages(self.steps):
-                if stage[0].scope == "suite":
-                    step = stage[0]
-                    needed = step.component.min_benchmarks
-                    if len(suite) < needed:
-                        skipped.append(StepSkip(step.id, f"a suite method: it needs at least {needed} "
-                                                         f"benchmarks, the input has {len(suite)}"))
-                        continue
-                    previous = {"benchmarks": per_bench, "suite": Previous(suite_results, components),
-                                "components": components}
-                    try:
-                        result = step.component.run_suite(suite, baseline, candidate, previous)
-                    except DataError as exc:
-                        failed(step.id, "(suite)", str(exc))
-                        continue
-                    except Exception as exc:
-                        exc.add_note(f"perfrigor: in suite step {step.id!r} ({step.component.name})")
-                        raise
-                    if not isinstance(result, Result):
-                        raise TypeError(f"step {step.id!r}: {type(step.component).__name__}.run_suite must return "
-                                        f"a pr.Result, got {result!r:.200}")
-                    suite_results[step.id] = result
-                    continue
-                copies = {s.id: _seeded(s.component, len(benchmarks)) for s in stage}
-                # for_benchmark: a component may honour the benchmark's own settings (info)
-                runs = {s.id: [copies[s.id][i].for_benchmark(suite.info.get(b)) for i, b in enumerate(benchmarks)]
-                        for s in stage}
-
-                def submit(lo: int, hi: int, stage: list[Step] = stage, runs: dict = runs) -> cf.Future:
-                    names = benchmarks[lo:hi]
-                    return pool.submit(_run_batch, [(s.id, runs[s.id][lo:hi]) for s in stage], names,
-                                       [suite[b] for b in names], baseline, candidate,
-                                       [Previous(per_bench[b], components) for b in names])
-
-                step_errors: dict[str, list[tuple[str, str]]] = {s.id: [] for s in stage}
-
-                def collect(lo: int, hi: int, fut: cf.Future, advance: Any,
-                            step_errors: dict = step_errors, stage: list[Step] = stage) -> None:
-                    for b, (new, errs) in zip(benchmarks[lo:hi], _outcome(fut, timeout, stage, benchmarks[lo:hi]),
-                                              strict=True):
-                        per_bench[b].update(new)
-                        for step_id, message in errs:
-                            step_errors[step_id].append((b, message))
-                    advance(hi - lo)
-
-                label = ", ".join(s.id for s in stage)
-                bar = (progress.task(len(benchmarks), f"{label} ({len(benchmarks)} benchmarks)") if not single
-                       else contextlib.nullcontext(lambda n=1: None))  # one benchmark: its steps' own bars
-                # in the calling thread a task runs inside submit(): collect it at once, so the bar moves
-                in_flight = 1 if isinstance(pool, _SerialExecutor) else IN_FLIGHT
-                with bar as advance:
-                    pending: collections.deque = collections.deque()  # tasks in flight, bounded: memory
-                    for lo in range(0, len(benchmarks), size):
-                        hi = min(lo + size, len(benchmarks))
-                        pending.append((lo, hi, submit(lo, hi)))
-                        if len(pending) >= in_flight:
-                            collect(*pending.popleft(), advance)
-                    while pending:
-                        collect(*pending.popleft(), advance)
-                for step in stage:  # errors and summaries in step order, benchmarks in suite order
-                    for b, message in step_errors[step.id]:
-                        failed(step.id, b, message)
-                    done = {b: per_bench[b][step.id] for b in benchmarks if step.id in per_bench[b]}
-                    try:  # e.g. the verdict's multiple-testing adjustment over the suite
-                        revised = step.component.revise(suite, done) if done and revise else None
-                    except DataError as exc:
-                        failed(step.id, "(suite)", f"revise: {exc}")
-                        revised = None
-                    for b, results in (revised or {}).items():
-                        if b not in done:
-                            raise TypeError(f"step {step.id!r}: revise returned results for benchmark {b!r}, "
-                                            "which it was not given")
-                        per_bench[b][step.id] = dict(results)
-                    done = {b: per_bench[b][step.id] for b in done}
-                    try:
-                        summary = _summarize(step.component, suite, done, Previous(suite_results, components))
-                    except DataError as exc:
-                        failed(step.id, "(suite)", f"summary: {exc}")
-                        continue
-                    if summary is not None:
-                        suite_results[step.id] = summary
-        except BaseException:
-            if owned:  # do not wait for tasks still running (a timeout, an interrupt)
-                stop_pool(pool)
-            raise
-        else:
-            if owned:
-                pool.shutdown()
-        if errors and not suite_results and not any(per_bench.values()):
-            # nothing at all could be computed: the input is unusable for this pipeline, say why
-            first = errors[0]
-            where = "" if single else f" on benchmark {first.benchmark!r}"
-            more = f" (and {len(errors) - 1} more error(s))" if len(errors) > 1 else ""
-            raise DataError(f"{first.step}{where}: {first.message}{more}")
+    def _report(self, suite: Suite, baseline: str, candidate: str | None, outcome: Outcome) -> Report:
+        """The run's Report: every result, and how each step's results are read (its StepInfo)."""
         return Report(
             pipeline=self.name,
             steps=[StepInfo(s.id, s.component.name, s.component.kind, s.component.scope, s.component.get_params(),
@@ -515,51 +262,16 @@ class Pipeline:
             baseline=baseline,
             candidate=candidate,
             inputs=suite.summary(),
-            benchmark_results=per_bench,
-            suite_results=suite_results,
-            errors=errors,
+            benchmark_results=outcome.per_benchmark,
+            suite_results=outcome.suite_results,
+            errors=outcome.errors,
             source=suite.source,
-            skipped=skipped,
+            skipped=outcome.skipped,
             only_in=dict(suite.only_in),
+            excluded=dict(suite.excluded),
             data=suite,
             not_compared=self._not_compared(suite, baseline, candidate),
         )
-
-
-def _outcome(fut: cf.Future, timeout: float | None, stage: Sequence[Step], names: Sequence[str]) -> Any:
-    """A task's result; a timeout or a dead worker as an ExecutionError naming the steps and benchmarks."""
-    steps = ", ".join(s.id for s in stage)
-    which = f"{names[0]!r}" if len(names) == 1 else f"{names[0]!r} … {names[-1]!r} ({len(names)} benchmarks)"
-    try:
-        return fut.result(timeout=timeout)
-    except cf.TimeoutError:
-        raise ExecutionError(f"step(s) {steps} on {which}: no result within the timeout of {timeout:g} s; "
-                             "give a longer one (--timeout) or check the workers") from None
-    except cf.BrokenExecutor as exc:
-        raise ExecutionError(f"step(s) {steps} on {which}: a worker process died ({type(exc).__name__}: killed, "
-                             "or out of memory?); rerun with fewer --jobs, or without") from None
-
-
-def _summarize(component: Component, suite: Suite, done: Mapping[str, Mapping[str, Result]],
-               previous: Previous) -> Result | None:
-    """``component.summarize``, passing the earlier suite results when its signature takes them."""
-    try:
-        takes_previous = "previous" in inspect.signature(component.summarize).parameters
-    except (TypeError, ValueError):  # builtins or C callables: call the plain form
-        takes_previous = False
-    return component.summarize(suite, done, previous) if takes_previous else component.summarize(suite, done)
-
-
-class _SerialExecutor(cf.Executor):
-    """Runs each task at once, in the calling thread (the default executor)."""
-
-    def submit(self, fn, /, *args, **kwargs):  # type: ignore[override]
-        fut: cf.Future = cf.Future()
-        try:
-            fut.set_result(fn(*args, **kwargs))
-        except BaseException as exc:  # noqa: BLE001 - re-raised by fut.result()
-            fut.set_exception(exc)
-        return fut
 
 
 def pipeline(name: str) -> Pipeline:

@@ -1,7 +1,9 @@
 """Progress reporting for long computations (bootstraps), shown only by the CLI.
 
 Library code calls ``with progress.task(total, "bootstrap") as advance: advance(k)``,
-and ``progress.notice(message)`` to say up front that some work will take long.
+``progress.notice(message)`` to say up front that some work will take long, and
+``with progress.status(description) as show: show(text)`` for one line of live status
+(``perfrigor measure``'s rounds, time left and current interval).
 By default nothing is shown; the CLI installs a reporter that draws a bar on
 stderr once a task has run for more than a second (ticking even while one long
 piece of work runs between two ``advance`` calls), and prints notices as
@@ -11,6 +13,7 @@ piece of work runs between two ``advance`` calls), and prints notices as
 from __future__ import annotations
 
 import contextlib
+import shutil
 import sys
 import threading
 import time
@@ -82,6 +85,23 @@ def task(total: int, description: str) -> Iterator[Callable[[int], None]]:
             _reporter.finish()
 
 
+@contextlib.contextmanager
+def status(description: str) -> Iterator[Callable[[str], None]]:
+    """A context giving ``show(text)``: one line of live status (where a long measurement stands),
+    redrawn in place under ``description``; a no-op unless the reporter draws such lines (the CLI's
+    ``StderrBar``, on a terminal only)."""
+    reporter = _reporter
+    start = getattr(reporter, "start_status", None)
+    if start is None:
+        yield lambda text: None
+        return
+    show = start(description)
+    try:
+        yield show
+    finally:
+        reporter.finish()  # type: ignore[union-attr]
+
+
 def _forecaster(total: int, description: str) -> Callable[[int], None]:
     """``advance`` that, on its first call, announces a task forecast to exceed ``LONG_TASK``."""
     started, state = time.monotonic(), {"done": 0, "said": False}
@@ -133,6 +153,7 @@ class StderrBar:
         self._stack: list[list] = []  # [total, done, description, started, last_draw]
         self._lock = threading.RLock()
         self._ticker: threading.Thread | None = None
+        self._drawn = 0  # length of the status line on the terminal (to overwrite a longer one)
 
     def start(self, total: int, description: str) -> Callable[[int], None]:
         state = [max(int(total), 1), 0, description, time.monotonic(), 0.0]
@@ -145,6 +166,22 @@ class StderrBar:
             self._maybe_draw(state)
 
         return advance
+
+    def start_status(self, description: str) -> Callable[[str], None]:
+        """A status line in place of a bar (``progress.status``): ``description  12 s · TEXT``, drawn
+        at every ``show(text)``, its clock moved by the ticker in between."""
+        state = [0, 0, description, time.monotonic(), 0.0, ""]
+        with self._lock:
+            self._stack.append(state)
+            self._start_ticker()
+
+        def show(text: str) -> None:
+            with self._lock:
+                state[5] = text
+                state[4] = time.monotonic()
+                self._draw(state)
+
+        return show
 
     def _maybe_draw(self, state: list) -> None:
         now = time.monotonic()
@@ -172,9 +209,15 @@ class StderrBar:
 
     def _draw(self, state: list) -> None:
         total, done, description = state[0], state[1], state[2]
+        elapsed = time.monotonic() - state[3]
+        if len(state) > 5:  # a status line, cut to the terminal's width (a wrapped line is not redrawn)
+            line = f"{description} {elapsed:5.0f} s · {state[5]}"[: shutil.get_terminal_size().columns - 1]
+            self.stream.write("\r" + line.ljust(self._drawn))
+            self._drawn = len(line)
+            self.stream.flush()
+            return
         filled = int(self.width * done / total)
         bar = "#" * filled + "." * (self.width - filled)
-        elapsed = time.monotonic() - state[3]
         self.stream.write(f"\r{description} [{bar}] {done / total:4.0%} {elapsed:5.0f} s")
         self.stream.flush()
 
@@ -182,5 +225,7 @@ class StderrBar:
         with self._lock:
             state = self._stack.pop() if self._stack else None
             if state is not None and state[4]:  # something was drawn: clear the line
-                self.stream.write("\r" + " " * (len(state[2]) + self.width + 18) + "\r")
+                wide = max(len(state[2]) + self.width + 18, self._drawn)
+                self.stream.write("\r" + " " * wide + "\r")
                 self.stream.flush()
+                self._drawn = 0

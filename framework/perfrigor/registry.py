@@ -3,22 +3,28 @@
 Built-in plugins are registered through the entry-point group ``perfrigor``
 exactly like third-party ones. ``PERFRIGOR_PLUGINS`` (comma-separated
 entry-point names) restricts which are loaded, e.g. for tests.
+
+A plugin may name a component without importing it (:class:`LazyComponent`: its
+``module:Class`` and what ``perfrigor list`` shows): ``perfrigor list`` and ``--help``
+then import no method module, and a component's module is imported when it is first
+used, and checked against what the plugin declared.
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib
 import inspect
 import os
+import sys
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 import attrs
 import pluggy
 
 from . import hookspecs
-from .commands import Command
 from .component import KINDS, SCOPES, Component, build
 from .errors import ConfigError, did_you_mean
 
@@ -29,13 +35,100 @@ HOOK_PREFIX = "perfrigor_"
 
 
 @attrs.frozen
+class LazyComponent:
+    """A component a plugin names without importing it: ``target`` (``"package.module:Class"``) and
+    what ``perfrigor list`` and ``--help`` show, so that they import no method module.
+
+    The class is imported when the component is first used; the registry then checks that it is
+    what this record declares (name, kind, scope, first line of its docstring, shorthands).
+    """
+
+    target: str
+    name: str
+    kind: str
+    description: str
+    scope: str = "benchmark"
+    shorthands: tuple[str, ...] = ()
+
+    def load(self) -> Any:
+        """The class named by ``target`` (its module imported now)."""
+        module, _, attr = self.target.partition(":")
+        return getattr(importlib.import_module(module), attr)
+
+
+@attrs.define(eq=False)
 class Registered:
-    """One named contribution and the plugin it came from."""
+    """One named contribution and the plugin it came from.
+
+    ``obj`` is the contribution itself: a component class is imported on first access when the
+    plugin named it lazily (``entry`` is then the :class:`LazyComponent` until then); ``kind``,
+    ``scope``, ``description`` and ``shorthands`` of a component are known without it.
+    """
 
     name: str
-    obj: Any
+    entry: Any
     plugin: str
     version: str | None = None
+
+    @property
+    def obj(self) -> Any:
+        if isinstance(self.entry, LazyComponent):
+            self.entry = _resolve(self.entry, self.plugin)
+        return self.entry
+
+    @property
+    def kind(self) -> str:
+        return self.entry.kind
+
+    @property
+    def scope(self) -> str:
+        return self.entry.scope
+
+    @property
+    def description(self) -> str:
+        return self.entry.description if isinstance(self.entry, LazyComponent) else self.entry.description()
+
+    @property
+    def shorthands(self) -> tuple[str, ...]:
+        return tuple(self.entry.shorthands)
+
+
+def lazy_exports(package: str, exports: Mapping[str, str]) -> Callable[[str], Any]:
+    """A package's ``__getattr__`` (PEP 562) importing each exported name from its submodule on first use.
+
+    ``exports``: ``{name: submodule}``. A plugin package that names its components lazily
+    (:class:`LazyComponent`) keeps its public names (``from plugin import Class``) this way
+    without importing its modules when the plugin is loaded.
+    """
+    def __getattr__(name: str) -> Any:
+        if name not in exports:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f"{package}.{exports[name]}"), name)
+        setattr(sys.modules[package], name, value)  # once: the next look-up finds it
+        return value
+
+    return __getattr__
+
+
+def _resolve(lazy: LazyComponent, plugin: str) -> type[Component]:
+    """The class of a lazily named component, checked against what its plugin declared."""
+    try:
+        cls = lazy.load()
+    except (ImportError, AttributeError) as exc:
+        raise ConfigError(f"plugin {plugin}: component {lazy.name!r} ({lazy.target}) cannot be loaded: "
+                          f"{type(exc).__name__}: {exc}") from exc
+    Registry._check_component(cls, plugin)
+    declared = {"name": lazy.name, "kind": lazy.kind, "scope": lazy.scope, "description": lazy.description,
+                "shorthands": tuple(lazy.shorthands)}
+    actual = {"name": cls.name, "kind": cls.kind, "scope": cls.scope, "description": cls.description(),
+              "shorthands": tuple(cls.shorthands)}
+    # the description is what `perfrigor list` shows: a stale one is a test failure (tests/framework), not an error here
+    wrong = [k for k in declared if declared[k] != actual[k] and k != "description"]
+    if wrong:
+        k = wrong[0]
+        raise ConfigError(f"plugin {plugin}: component {lazy.name!r} ({lazy.target}) declares {k} {declared[k]!r} "
+                          f"but its class has {actual[k]!r}")
+    return cls
 
 
 class Registry:
@@ -78,8 +171,11 @@ class Registry:
                                       f"got {type(items).__name__}")
                 for item in items:
                     if hook_name == "perfrigor_components":
-                        self._check_component(item, plugin_name)
-                    elif hook_name == "perfrigor_commands" and not isinstance(item, Command):
+                        if isinstance(item, LazyComponent):
+                            self._check_lazy(item, plugin_name)
+                        else:
+                            self._check_component(item, plugin_name)
+                    elif hook_name == "perfrigor_commands" and not isinstance(item, hookspecs.Command):
                         raise ConfigError(f"plugin {plugin_name}: perfrigor_commands() returned {item!r}, "
                                           "not a perfrigor.Command")
                     name = get_name(item)
@@ -100,7 +196,7 @@ class Registry:
     @staticmethod
     def _check_component(cls: Any, plugin: str) -> None:
         if not (isinstance(cls, type) and issubclass(cls, Component) and attrs.has(cls)):
-            raise ConfigError(f"plugin {plugin}: {cls!r} is not an attrs subclass of Estimator, Test or Comparator")
+            raise ConfigError(f"plugin {plugin}: {cls!r} is not an attrs subclass of Estimator, Test, Comparator or Detector")
         if cls.kind not in KINDS or not issubclass(cls, KINDS[cls.kind]):
             raise ConfigError(f"plugin {plugin}: component {cls.name!r} has unknown kind {cls.kind!r}")
         if cls.scope not in SCOPES:
@@ -112,6 +208,20 @@ class Registry:
             raise ConfigError(f"plugin {plugin}: component name {cls.name!r} contains spaces")
 
     @staticmethod
+    def _check_lazy(lazy: LazyComponent, plugin: str) -> None:
+        """What can be checked of a lazily named component before its class is imported."""
+        if lazy.kind not in KINDS:
+            raise ConfigError(f"plugin {plugin}: component {lazy.name!r} has unknown kind {lazy.kind!r}")
+        if lazy.scope not in SCOPES:
+            raise ConfigError(f"plugin {plugin}: component {lazy.name!r} has scope {lazy.scope!r}, "
+                              f"expected one of {list(SCOPES)}")
+        if ":" not in lazy.target:
+            raise ConfigError(f"plugin {plugin}: component {lazy.name!r}: target {lazy.target!r} is not "
+                              "'package.module:Class'")
+        if any(c.isspace() for c in lazy.name):
+            raise ConfigError(f"plugin {plugin}: component name {lazy.name!r} contains spaces")
+
+    @staticmethod
     def _check_preset(preset: Any, plugin: str) -> None:
         steps = preset.get("steps")
         if not isinstance(steps, list | tuple) or not steps:
@@ -119,6 +229,9 @@ class Registry:
 
     # -- look-ups with helpful errors
     def _lookup(self, table: dict[str, Registered], name: str, what: str) -> Registered:
+        if not isinstance(name, str):  # e.g. format = 3 in a config's [input]
+            raise ConfigError(f"{what} must be given by name (a string, e.g. {next(iter(sorted(table)), 'NAME')!r}), "
+                              f"got {name!r}")
         try:
             return table[name]
         except KeyError:
@@ -250,7 +363,7 @@ def temporary(allow: Iterable[str] | None = None, extra_plugins: Iterable[Any] =
 
 def components() -> dict[str, str]:
     """``{name: kind}`` of every registered component."""
-    return {name: rec.obj.kind for name, rec in sorted(get_registry().components.items())}
+    return {name: rec.kind for name, rec in sorted(get_registry().components.items())}
 
 
 def get(name: str, **params: Any) -> Component:

@@ -6,16 +6,28 @@ One report object, many renderers (text, markdown, json, html, or a plugin's).
 from __future__ import annotations
 
 import inspect
+import json
+import os
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 import attrs
 
-from .errors import ConfigError
+from .errors import ConfigError, DataError
 from .keys import PairKey, pair_key
 from .records import ReportWarning, StepError, StepSkip
 from .registry import get_registry
 from .results import Result, SuiteVerdict, Verdict, conclusion, to_jsonable
+from .saved import (
+    MARKER,
+    SCHEMA,
+    core_types,
+    result_from_dict,
+    result_to_dict,
+    suite_from_dict,
+    suite_to_dict,
+)
 
 #: the result fields Report.to_frame() gives a column each (None where a result has no such field)
 FRAME_FIELDS = ("outcome", "speedup", "estimate", "ci_low", "ci_high", "confidence", "pvalue", "significant",
@@ -71,6 +83,8 @@ class Report:
     data: Any = attrs.field(default=None, repr=False)
     #: systems of the data that no pair step compared (three or more systems), ``{system: why}``
     not_compared: Mapping[str, str] = attrs.field(factory=dict)
+    #: benchmarks of the input with nothing to compare (``Suite.excluded``), ``{benchmark: why}``
+    excluded: Mapping[str, str] = attrs.field(factory=dict)
 
     @property
     def benchmarks(self) -> list[str]:
@@ -176,7 +190,19 @@ class Report:
         return out
 
     def to_dict(self) -> dict[str, Any]:
+        """The report as JSON-ready data: what ``--format json`` writes and :meth:`from_dict` reads back.
+
+        It opens with ``"perfrigor_report"``, the version of its layout; every result carries its
+        ``type``, ``description`` and (a plugin's type) ``base``, and, where it draws, its plot layers;
+        ``data`` holds the measurements (the plots of a saved report are drawn from them).
+        """
+        data = self.data.data if self.data is not None else {}
+
+        def result(bench: str, key: Any, res: Result) -> dict[str, Any]:
+            return result_to_dict(res, data.get(bench, {}).get(key) if isinstance(key, str) else None)
+
         return {
+            MARKER: SCHEMA,
             "pipeline": self.pipeline,
             "source": self.source,
             "verdicts": {b: v.to_dict() for b, v in self.verdicts.items()},
@@ -186,7 +212,7 @@ class Report:
             "steps": [to_jsonable(s) for s in self.steps],
             "inputs": to_jsonable(self.inputs),
             "benchmarks": {
-                b: {step: {str(k): r.to_dict() for k, r in res.items()} for step, res in steps.items()}
+                b: {step: {str(k): result(b, k, r) for k, r in res.items()} for step, res in steps.items()}
                 for b, steps in self.benchmark_results.items()
             },
             "suite": {step: r.to_dict() for step, r in self.suite_results.items()},
@@ -195,7 +221,30 @@ class Report:
             "skipped": [s.to_dict() for s in self.skipped],
             "only_in": {s: list(b) for s, b in self.only_in.items()},
             "not_compared": dict(self.not_compared),
+            "excluded": dict(self.excluded),
+            "data": None if self.data is None else suite_to_dict(self.data),
         }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Report:
+        """The report :meth:`to_dict` wrote (a saved JSON report), with only the core.
+
+        The core's result types come back as themselves; a plugin's as a stored result of its core
+        base that keeps its fields, description and plot layers (:mod:`perfrigor.saved`): the
+        report renders as it did, whichever plugins are installed. DataError when ``data`` is not
+        a saved report, or one of a later layout.
+        """
+        if not isinstance(data, Mapping) or MARKER not in data:
+            raise DataError(f"not a saved perfrigor report (no {MARKER!r} key; reports written before version "
+                            f"{SCHEMA} of the layout cannot be read back: run the analysis again)")
+        version = data[MARKER]
+        if not isinstance(version, int) or not 1 <= version <= SCHEMA:
+            raise DataError(f"a saved report of layout version {version!r}; this perfrigor reads up to {SCHEMA}: "
+                            "upgrade perfrigor")
+        try:
+            return _report_from_dict(data)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise DataError(f"a damaged saved report: {type(exc).__name__}: {exc}") from None
 
     def to_frame(self) -> Any:
         """Every result as a pandas DataFrame, one row per (benchmark, step, key).
@@ -239,11 +288,62 @@ class Report:
         return self.render("text")
 
 
+def load_report(path: str | os.PathLike) -> Report:
+    """A report saved as JSON (``perfrigor compare ... -o report.json``, ``report.render("json")``)."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DataError(f"{path}: not a saved perfrigor report (not JSON: {exc})") from None
+    try:
+        return Report.from_dict(data)
+    except DataError as exc:
+        raise DataError(f"{path}: {exc}") from None
+
+
+def _report_from_dict(data: Mapping[str, Any]) -> Report:
+    known = core_types()
+    baseline, candidate = data["baseline"], data["candidate"]
+    pair = pair_key(baseline, candidate) if candidate is not None else None
+
+    def key(text: str) -> str | PairKey:  # the pair is written "baseline -> candidate"; systems are names
+        return pair if pair is not None and text == str(pair) else text
+
+    benchmarks = {bench: {step: {key(k): result_from_dict(r, known) for k, r in results.items()}
+                          for step, results in steps.items()}
+                  for bench, steps in data["benchmarks"].items()}
+    only_in = {s: list(b) for s, b in (data.get("only_in") or {}).items()}
+    excluded = {str(b): str(why) for b, why in (data.get("excluded") or {}).items()}
+    return Report(
+        pipeline=data["pipeline"],
+        steps=[StepInfo(**step) for step in data["steps"]],
+        baseline=baseline,
+        candidate=candidate,
+        inputs=data["inputs"],
+        benchmark_results=benchmarks,
+        suite_results={step: result_from_dict(r, known) for step, r in data["suite"].items()},
+        errors=[StepError(**e) for e in data.get("errors", ())],
+        source=data.get("source"),
+        skipped=[StepSkip(**s) for s in data.get("skipped", ())],
+        only_in=only_in,
+        data=None if data.get("data") is None else suite_from_dict(data["data"], data.get("source"), only_in,
+                                                                  excluded),
+        not_compared=dict(data.get("not_compared") or {}),
+        excluded=excluded,
+    )
+
+
 def judge(report: Report) -> tuple[list[str], int]:
     """``report.regressions()``, and how many verdicts or two-sided comparisons could have shown one."""
+    found, judged = findings(report)
+    return [line for _, line in found], judged
+
+
+def findings(report: Report) -> tuple[list[tuple[str | None, str]], int]:
+    """:func:`judge` with each regression's benchmark: ``([(benchmark or None for the suite, line)], judged)``."""
     verdicts = report.verdicts
     if verdicts:
-        found = [f"{bench}: {v.describe()}" for bench, v in verdicts.items() if v.outcome == "slower"]
+        found = [(bench, f"{bench}: {v.describe()}") for bench, v in verdicts.items() if v.outcome == "slower"]
         return found, len(verdicts)
     pair = pair_key(report.baseline, report.candidate) if report.candidate else None
     found, judged = [], 0
@@ -254,7 +354,7 @@ def judge(report: Report) -> tuple[list[str], int]:
         verdict = report.conclusion(step_id, res)
         judged += not (step is not None and step.one_sided) and verdict in ("faster", "slower", "no change")
         if verdict == "slower":
-            found.append(f"{bench or 'suite'}: {step_id}: {res.describe()}")
+            found.append((bench, f"{bench or 'suite'}: {step_id}: {res.describe()}"))
     return found, judged
 
 

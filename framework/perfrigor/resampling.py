@@ -28,9 +28,10 @@ from typing import Any
 import numpy as np
 
 from . import progress
-from .component import check_memory, check_random_state
 from .data import as_array
 from .errors import ConfigError, DataError
+from .memory import check_memory
+from .params import check_random_state
 
 __all__ = [
     "ADAPTIVE_DRAWS", "CHUNK_DRAWS", "MIN_REPLICATES", "adapted_replicates", "bootstrap", "bootstrap_means",

@@ -7,11 +7,14 @@ interval, the p-value, the verdict, the details of every intermediate step).
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 import numpy as np
+
+from .errors import ConfigError
 
 
 def to_jsonable(value: Any) -> Any:
@@ -56,11 +59,57 @@ def _scalar(default: Any = attrs.NOTHING) -> Any:
     return attrs.field(default=default, converter=_plain)
 
 
+#: the package of the core: its result types are saved under their class name alone
+CORE_PACKAGE = __name__.partition(".")[0]
+
+
+def _namespace(module: str) -> str:
+    """Where a result type comes from: the package holding its module ("perfrigor_plugins.gmm.results"
+    -> "gmm", "my_plugin.results" -> "my_plugin"; a package's own ``__init__`` or a one-file plugin:
+    itself)."""
+    loaded = sys.modules.get(module)
+    parts = module.split(".")
+    if len(parts) > 1 and not hasattr(loaded, "__path__"):  # a module in a package: the package
+        parts = parts[:-1]
+    return parts[-1]
+
+
+def is_core_type(cls: type) -> bool:
+    """Whether a result type is the core's own (defined in perfrigor, not in a plugin)."""
+    return cls.__module__.partition(".")[0] == CORE_PACKAGE
+
+
 @attrs.frozen(kw_only=True)
 class Result:
-    """Base of every result: ``warnings`` say why a conclusion could not be drawn."""
+    """Base of every result: ``warnings`` say why a conclusion could not be drawn.
+
+    ``to_dict()`` writes the result's fields, its ``type`` (:meth:`type_tag`), its
+    ``description`` (``describe()``: a saved report shows it without the plugin) and, for a type
+    that is not the core's, its ``base``: the nearest core type it derives from, which a saved
+    report restores when the type itself is unknown (``perfrigor.saved``).
+    """
+
+    #: the stable name of the type in saved reports; default: the class name for the core's types,
+    #: "namespace:ClassName" for a plugin's (``gmm:MixtureFit``, the namespace being the package that
+    #: holds its module). Set it to keep the name when a class is renamed or moves to another package.
+    type_name: ClassVar[str | None] = None
 
     warnings: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+
+    @classmethod
+    def type_tag(cls) -> str:
+        """The name under which saved reports know this type (``to_dict()["type"]``)."""
+        own = cls.__dict__.get("type_name")
+        if own:
+            return own
+        if is_core_type(cls):
+            return cls.__qualname__
+        return f"{_namespace(cls.__module__)}:{cls.__qualname__}"
+
+    @classmethod
+    def core_base(cls) -> type[Result]:
+        """The nearest core result type this one derives from (itself for a core type)."""
+        return next(k for k in cls.__mro__ if isinstance(k, type) and issubclass(k, Result) and is_core_type(k))
 
     def describe(self) -> str:
         """One line for a person (renderers use it); results override it to say more."""
@@ -71,9 +120,40 @@ class Result:
         return type(self).__name__
 
     def to_dict(self) -> dict[str, Any]:
+        """The fields as JSON-ready data, then ``type``, ``description`` and (a plugin's type) ``base``."""
         out = {f.name: to_jsonable(getattr(self, f.name)) for f in attrs.fields(type(self))}
-        out["type"] = type(self).__name__
+        out["type"] = self.type_tag()
+        out["description"] = self.describe()
+        base = self.core_base()
+        if base is not type(self):
+            out["base"] = base.type_tag()
         return out
+
+
+class WithInterval:
+    """A result with an interval: ``ci_low``, ``ci_high`` at ``confidence`` (Comparison, Estimate, Verdict)."""
+
+    __slots__ = ()
+
+    def confidence_interval(self, confidence: float | None = None) -> tuple[float | None, float | None]:
+        """``(ci_low, ci_high)``; at another ``confidence`` where the result can recompute it (as scipy's
+        ``TtestResult.confidence_interval(confidence_level=...)``: :meth:`interval_at`), else a ConfigError."""
+        own = getattr(self, "confidence", None)
+        if confidence is None or (own is not None and math.isclose(confidence, own)):
+            return (getattr(self, "ci_low", None), getattr(self, "ci_high", None))
+        if isinstance(confidence, bool) or not isinstance(confidence, int | float) or not 0 < confidence < 1:
+            raise ConfigError(f"confidence must be a level strictly between 0 and 1 (e.g. 0.95), got {confidence!r}")
+        found = self.interval_at(float(confidence))
+        if found is None:
+            at = f" at {own:.4g}" if own is not None else ""
+            raise ConfigError(f"{type(self).__name__}: its interval was computed{at} and cannot be recomputed at "
+                              f"{confidence:.4g} from the result alone; run the step with confidence={confidence:g}")
+        return found
+
+    def interval_at(self, confidence: float) -> tuple[float | None, float | None] | None:
+        """The interval at another level, for results that carry what it takes (e.g. an estimate, its
+        standard error and degrees of freedom); None (the default) when they do not."""
+        return None
 
 
 @attrs.frozen(kw_only=True)
@@ -103,7 +183,7 @@ class TestResult(Result):
 
 
 @attrs.frozen(kw_only=True)
-class Comparison(Result):
+class Comparison(Result, WithInterval):
     """Two systems compared: a speedup estimate (>1: candidate faster), its interval and a verdict."""
 
     estimate: float | None = _scalar()
@@ -114,9 +194,6 @@ class Comparison(Result):
     significant: bool | None = _scalar()
     verdict: str
     details: Mapping[str, Any] = attrs.field(factory=dict)
-
-    def confidence_interval(self) -> tuple[float | None, float | None]:
-        return (self.ci_low, self.ci_high)
 
 
 def _one_of(allowed: tuple[str, ...]) -> Any:
@@ -141,7 +218,7 @@ class RatioComparison(Comparison):
     the number of top-level units) are typed attributes here, so nobody looks them up in
     ``details``. ``details`` still carries the same values under the keys JSON readers know
     (``details["ratio"]``, ``"decision"``, ``"baseline_mean"`` ...), and ``to_dict()`` writes
-    exactly what a plain Comparison with those details writes: the JSON report is unchanged.
+    these fields too (a saved report rebuilds the RatioComparison), under ``"type": "RatioComparison"``.
     ``decision``: the interval of the ratio lies "beyond" the threshold, "within" it, the data
     cannot tell ("inconclusive"), or there is no bounded interval ("undefined").
     """
@@ -157,17 +234,9 @@ class RatioComparison(Comparison):
     def ratio_interval(self) -> tuple[float | None, float | None]:
         return (self.ratio_low, self.ratio_high)
 
-    def to_dict(self) -> dict[str, Any]:
-        out = super().to_dict()
-        for f in attrs.fields(RatioComparison):
-            if f.inherited is False:
-                out.pop(f.name)  # already in details, under the keys the JSON report has always had
-        out["type"] = "Comparison"
-        return out
-
 
 @attrs.frozen(kw_only=True)
-class Estimate(Result):
+class Estimate(Result, WithInterval):
     """One number estimated from one system, with its interval (e.g. ``mean-ci``)."""
 
     estimate: float | None = _scalar()
@@ -175,9 +244,6 @@ class Estimate(Result):
     ci_high: float | None = _scalar(None)
     confidence: float | None = _scalar(None)
     details: Mapping[str, Any] = attrs.field(factory=dict)
-
-    def confidence_interval(self) -> tuple[float | None, float | None]:
-        return (self.ci_low, self.ci_high)
 
     def describe(self) -> str:
         if self.estimate is None:
@@ -240,7 +306,7 @@ OUTCOMES = ("faster", "slower", "same", "unclear")
 
 
 @attrs.frozen(kw_only=True)
-class Verdict(Result):
+class Verdict(Result, WithInterval):
     """The answer for one benchmark: is the candidate faster, by how much, how sure.
 
     ``outcome``: "faster" / "slower" (significant, and beyond the threshold), "same"
@@ -261,9 +327,6 @@ class Verdict(Result):
     threshold: float = _scalar(0.0)
     details: Mapping[str, Any] = attrs.field(factory=dict)
 
-    def confidence_interval(self) -> tuple[float | None, float | None]:
-        return (self.ci_low, self.ci_high)
-
     def describe(self) -> str:
         head = self.outcome
         if self.speedup is not None:
@@ -277,7 +340,7 @@ class Verdict(Result):
 
 
 @attrs.frozen(kw_only=True)
-class SuiteVerdict(Result):
+class SuiteVerdict(Result, WithInterval):
     """The answer for a suite: how many benchmarks are faster, slower, the same or unclear,
     the geometric-mean speedup with its interval, and the suite-level test's line (e.g. HPT)."""
 
@@ -289,9 +352,6 @@ class SuiteVerdict(Result):
     confidence: float | None = _scalar(None)
     reasons: tuple[str, ...] = attrs.field(default=(), converter=tuple)
     details: Mapping[str, Any] = attrs.field(factory=dict)
-
-    def confidence_interval(self) -> tuple[float | None, float | None]:
-        return (self.ci_low, self.ci_high)
 
     def describe(self) -> str:
         total = sum(self.counts.values())

@@ -20,11 +20,11 @@ from typing import Any
 import attrs
 import numpy as np
 
-from .component import check_random_state
 from .data import Sample, Suite
 from .errors import ConfigError, did_you_mean
 from .keys import pair_key
-from .results import Comparison, TestResult, Verdict
+from .params import check_random_state
+from .results import NO_CHANGE, Comparison, TestResult, Verdict
 
 Draw = Callable[[np.random.Generator, int], np.ndarray]
 """Draws one system's measurements: ``(rng, size) -> array`` (flat or hierarchical)."""
@@ -203,12 +203,21 @@ class Rates:
     "accept" for tests) to its count; ``alarm`` is the share of "faster" or "slower" (a
     test's "reject"), the false-alarm rate in an A/A experiment; ``faster`` the share of
     "faster" (a test's "reject"), the power when the candidate is truly faster.
+    ``intervals`` counts the answers with an interval where the true value is known (a speedup's
+    is the simulated speedup; a probability's or gain's only in an A/A experiment: 1/2, 0), and
+    ``covered`` those that contain it: ``coverage`` is their share (None without intervals).
     """
 
     step: str
     component: str
     replicates: int
     counts: dict[str, int]
+    intervals: int = 0
+    covered: int = 0
+
+    @property
+    def coverage(self) -> float | None:
+        return self.covered / self.intervals if self.intervals else None
 
     @property
     def alarm(self) -> float:
@@ -233,7 +242,8 @@ def calibrate(pipeline: Any, noise: NoiseModel | str, size: int, speedup: float 
     ``speedup`` times faster), so the pipeline's executor and batching apply. Every
     per-benchmark step that compares the baseline with the candidate is tallied: verdicts by
     their outcome, comparisons by what they conclude (:func:`perfrigor.conclusion`), tests by
-    rejection.
+    rejection; and the intervals of verdicts and comparisons by whether they hold the true value
+    (``Rates.coverage``).
     """
     noise = model(noise) if isinstance(noise, str) else noise
     pairs = noise.pairs(size, replicates, speedup, random_state)
@@ -244,7 +254,7 @@ def calibrate(pipeline: Any, noise: NoiseModel | str, size: int, speedup: float 
     out: dict[str, Rates] = {}
     for step in report.steps:
         counts: dict[str, int] = {}
-        seen = 0
+        seen = intervals = covered = 0
         for results in report.benchmark_results.values():
             res = results.get(step.id, {}).get(key)
             if isinstance(res, Verdict):
@@ -257,12 +267,26 @@ def calibrate(pipeline: Any, noise: NoiseModel | str, size: int, speedup: float 
                 continue
             seen += 1
             counts[answer or "unclear"] = counts.get(answer or "unclear", 0) + 1
+            truth = _true_value(res, step.estimate_kind, speedup)
+            if truth is not None and res.ci_low is not None and res.ci_high is not None:  # type: ignore[union-attr]
+                intervals += 1
+                covered += bool(res.ci_low <= truth <= res.ci_high)  # type: ignore[union-attr]
         failed = sum(1 for e in report.errors if e.step == step.id)
         if failed:
             counts["error"] = failed
         if seen:
-            out[step.id] = Rates(step.id, step.component, replicates, counts)
+            out[step.id] = Rates(step.id, step.component, replicates, counts, intervals, covered)
     return out
+
+
+def _true_value(res: Any, kind: str | None, speedup: float) -> float | None:
+    """What an answer's interval should hold: the simulated speedup (a verdict's, or a comparison of
+    kind "speedup"); for probabilities and gains, their value of no change in an A/A experiment."""
+    if isinstance(res, Verdict) or (isinstance(res, Comparison) and (kind or "speedup") == "speedup"):
+        return speedup
+    if isinstance(res, Comparison) and kind in NO_CHANGE and speedup == 1.0:
+        return NO_CHANGE[kind]
+    return None
 
 
 # ----------------------------------------------------------------------------- suites

@@ -17,7 +17,10 @@ reproducibility with ``random_state``, the direction of comparisons (a
 candidate 1.3 times faster gives a speedup > 1, whatever the metric's
 direction), plain array-likes accepted like Samples and left unmodified, NaN
 rejected with ``DataError``, degenerate input (tiny, constant) handled without
-a crash, and a run inside a :class:`~perfrigor.Pipeline`.
+a crash, a run inside a :class:`~perfrigor.Pipeline`, and, for components that
+compare two systems with a significance or an interval, the statistics themselves:
+on a few hundred A/A replicates (``perfrigor.simulate.calibrate``) false alarms and
+interval coverage within binomial bounds of the levels they claim.
 
 Data: flat N(10, 0.5) x 40, or shape (6, 4, 5) when ``cls.min_levels > 1``;
 suite-scope components get suites of 12 benchmarks. Parameters named like a
@@ -39,12 +42,22 @@ from typing import Any
 import attrs
 import numpy as np
 
-from .component import ESTIMATE_KINDS, KINDS, Comparator, Component, Estimator, Test, build
+from .component import (
+    ESTIMATE_KINDS,
+    KINDS,
+    Comparator,
+    Component,
+    Detector,
+    Estimator,
+    Test,
+    build,
+)
 from .data import Sample, Suite
 from .errors import ConfigError, DataError, did_you_mean
 from .pipelines import Pipeline
 from .registry import get, get_registry
 from .results import OUTCOMES, Comparison, Result, TestResult, Verdict
+from .simulate import calibrate
 
 __all__ = ["CHECKS", "CheckOutcome", "check_component", "component_checks", "make_data", "parametrize_with_checks"]
 
@@ -55,6 +68,12 @@ FAST_VALUES = (20, 50, 100, 200, 500, 1000)
 SEED = 20260101
 SPEEDUP = 1.3
 N_SUITE = 12
+#: the calibration check: A/A replicates of a flat iid family, and how unlikely a failure by chance is
+CALIBRATION_REPLICATES = 200
+CALIBRATION_FAMILY = "iid-normal"
+CALIBRATION_RUNS = 30
+CALIBRATION_TAIL = 1e-3
+CALIBRATION_RESAMPLES = 200
 
 
 @attrs.frozen
@@ -144,12 +163,15 @@ def _run(component: Component, data: Any, other: Any = None) -> Result:
         return component.test(data, other)
     if isinstance(component, Comparator):
         return component.compare(data, other)
+    if isinstance(component, Detector):  # a history: the data's top level is the commit
+        return component.detect(data)
     raise AssertionError(f"unknown kind {component.kind!r}")
 
 
 def _inputs(cls: type[Component], seed: int = SEED) -> tuple[Any, Any]:
-    """(baseline, candidate) generated data: arrays, or ``{benchmark: array}`` for suite scope."""
-    if cls.scope == "suite":
+    """(baseline, candidate) generated data: arrays, or ``{benchmark: array}`` for suite scope
+    (a detector gets one array whose top level is the commit: 40 commits of one run)."""
+    if cls.scope == "suite" and cls.kind != "detector":
         return _suite_of(cls, 0.0, seed), _suite_of(cls, 0.5, seed + 100)
     return make_data(cls, 0.0, seed), make_data(cls, 0.5, seed + 1)
 
@@ -204,13 +226,15 @@ class _Battery:
             self._reference = _run(self._fixed(), _as_samples(x), _as_samples(y))
         return self._reference
 
-    def instance(self, **overrides: Any) -> Component:
+    def instance(self, fewest: int = 0, **overrides: Any) -> Component:
+        """The component with ``example_params``, ``overrides``, and resampling counts lowered for speed
+        (to the smallest of ``FAST_VALUES`` it accepts that is at least ``fewest``)."""
         params = {**self.params, **overrides}
         base = build(self.cls, params)
         for p in FAST_PARAMS:
             if p not in self.names or p in params:
                 continue
-            for n in FAST_VALUES:
+            for n in (v for v in FAST_VALUES if v >= fewest):
                 try:
                     base = base.with_params(**{p: n})
                     break
@@ -313,8 +337,8 @@ class _Battery:
         copy.deepcopy(comp)
 
     # -- results
-    def _fixed(self) -> Component:
-        return self.instance(random_state=SEED) if "random_state" in self.names else self.instance()
+    def _fixed(self, fewest: int = 0) -> Component:
+        return self.instance(fewest, random_state=SEED) if "random_state" in self.names else self.instance(fewest)
 
     def check_result(self) -> None:
         comp = self._fixed()
@@ -479,6 +503,8 @@ class _Battery:
         raise AssertionError(f"min_levels = {self.cls.min_levels} but flat data is accepted")
 
     def check_pipeline(self) -> None:
+        if issubclass(self.cls, Detector):
+            raise _Skip("a detector analyses histories, not a pipeline's samples")
         comp = self._fixed()
         x, y = _inputs(self.cls)
         if self.cls.scope == "suite":
@@ -492,6 +518,51 @@ class _Battery:
         assert results and all(isinstance(r, Result) for r in results), "the pipeline step produced no result"
         json.dumps(report.to_dict(), allow_nan=False)
 
+    def check_calibration(self) -> None:
+        """A/A: false alarms and interval coverage at the levels claimed (``perfrigor.simulate.calibrate``).
+
+        ``CALIBRATION_REPLICATES`` benchmarks whose two systems are drawn from one flat iid family
+        (``CALIBRATION_FAMILY`` at ``CALIBRATION_RUNS`` runs): the share that says "faster" or
+        "slower" (a test: rejects) must be within a binomial bound of 1 - confidence, and the share
+        of intervals holding no change within one of the confidence (each bound exceeded by chance
+        with probability ``CALIBRATION_TAIL``; a conservative method passes).
+        """
+        from scipy import stats
+
+        cls = self.cls
+        if not (issubclass(cls, Comparator) or (issubclass(cls, Test) and cls.n_samples == 2)):
+            raise _Skip("compares no two systems (estimators' intervals and one-sample tests have targets "
+                        "of their own)")
+        if cls.scope == "suite":
+            raise _Skip("a suite method: an A/A replicate is a whole suite (benchmarks/calibration.py)")
+        if cls.min_levels > 1:
+            raise _Skip("needs hierarchical data; the calibration family is flat")
+        res = self.reference()
+        level = (1.0 - res.alpha if isinstance(res, TestResult) else getattr(res, "confidence", None))
+        judges = isinstance(res, TestResult | Verdict) or (
+            isinstance(res, Comparison) and (res.significant is not None or res.ci_low is not None))
+        if level is None or not judges:
+            raise _Skip("reports neither significance nor an interval")
+        # resampling counts high enough for the levels they claim (a 20-draw percentile interval is narrow)
+        rates = calibrate(Pipeline([self._fixed(CALIBRATION_RESAMPLES)]), CALIBRATION_FAMILY, CALIBRATION_RUNS,
+                          replicates=CALIBRATION_REPLICATES, random_state=SEED)
+        if not rates:
+            raise AssertionError(f"no result on the {CALIBRATION_REPLICATES} A/A replicates "
+                                 f"({CALIBRATION_FAMILY}, {CALIBRATION_RUNS} runs a side)")
+        rate = next(iter(rates.values()))
+        n, alpha = CALIBRATION_REPLICATES, 1.0 - level
+        where = f"{n} A/A replicates ({CALIBRATION_FAMILY}, {CALIBRATION_RUNS} runs a side)"
+        most = int(stats.binom.isf(CALIBRATION_TAIL, n, alpha))
+        alarms = round(rate.alarm * n)
+        assert alarms <= most, (
+            f"{alarms} false alarms in {where}, at most {most} expected at confidence {level:g} "
+            f"(nominal {alpha * n:.0f}): its p-values or intervals are too small")
+        if rate.intervals:
+            least = int(stats.binom.ppf(CALIBRATION_TAIL, rate.intervals, level))
+            assert rate.covered >= least, (
+                f"{rate.covered} of {rate.intervals} {level:.0%} intervals hold no change in {where}, at "
+                f"least {least} expected: the intervals are too narrow")
+
     def checks(self) -> Iterator[tuple[str, Callable[[], None]]]:
         for name in CHECKS:
             yield name, getattr(self, f"check_{name}")
@@ -500,7 +571,7 @@ class _Battery:
 #: the battery's checks, in the order they run (names for ``expected_failures``)
 CHECKS = ("class", "construct", "get_params", "repr", "unknown_param", "invalid_confidence", "invalid_random_state",
           "pickle", "result", "result_fields", "random_state", "array_likes", "direction", "nan", "degenerate",
-          "levels", "pipeline")
+          "levels", "pipeline", "calibration")
 
 ExpectedFailures = Mapping[str, str] | Callable[[type[Component]], Mapping[str, str]] | None
 

@@ -81,13 +81,25 @@ def test_compare_same_file_twice(toy, files, capsys):
     assert code == 0 and json.loads(out)["baseline"] == "baseline"
 
 
+def test_compare_one_file_holding_both_systems(toy, tmp_path, capsys):
+    """``perfrigor compare FILE``: a tidy file with two systems (what ``perfrigor measure`` writes) is
+    compared as ``run`` would, the first system the baseline."""
+    rows = [f"b,{sys},{v}" for i in range(8) for sys, v in (("old", 10 + 0.01 * i), ("new", 8 + 0.01 * i))]
+    both = tmp_path / "runs.csv"
+    both.write_text("benchmark,system,value\n" + "\n".join(rows) + "\n")
+    code, out, _ = run(capsys, "compare", str(both), "-p", "toy", "--format", "json")
+    doc = json.loads(out)
+    assert code == 0 and (doc["baseline"], doc["candidate"]) == ("old", "new")
+    assert doc["benchmarks"]["b"]["toy-ratio"]["old -> new"]["estimate"] == pytest.approx(10.035 / 8.035)
+
+
 def test_bad_input_exits_2_naming_the_line(toy, files, capsys):
     code, _, err = run(capsys, "compare", files["bad"], files["old"], "-p", "toy")
     assert_usage_error(code, err, "line 3", "bad.txt", "not-a-number")
 
 
 @pytest.mark.parametrize("argv, needles", [
-    (["compare", "x"], ["required: CANDIDATE"]),
+    (["compare", "{old}", "-p", "toy"], ["holds one system", "perfrigor compare BASELINE CANDIDATE"]),
     (["compare", "a", "b", "--confidence", "high"], ["invalid float value"]),
     (["frobnicate"], ["invalid choice"]),
     (["compare", "{old}", "{new}", "-p", "nope"], ["no pipeline preset 'nope'", "known: toy"]),

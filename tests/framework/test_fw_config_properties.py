@@ -80,7 +80,9 @@ def configs(draw, value_strategy=values, max_steps=4, mostly_valid=False):
             st.one_of(st.sampled_from([*PRESETS, "nope"]), texts, st.integers(), st.none()), max_size=3))
     if draw(st.integers(0, 3 + 6 * mostly_valid)) == 0:
         config[draw(st.sampled_from(["input", "inputs", "steps"]))] = draw(st.one_of(
-            st.dictionaries(texts, scalars, max_size=2), st.lists(st.integers(), max_size=2), texts))
+            # reader options: known names with any value (format = 3 once ended in exit 3), or any text
+            st.dictionaries(st.one_of(st.sampled_from(["format", "unit", "metric", "lower_is_better"]), texts),
+                            scalars, max_size=2), st.lists(st.integers(), max_size=2), texts))
     return config
 
 
@@ -169,7 +171,7 @@ def test_accelerated_proportion_accepts_a_matching_speedup_test_step():
 
 def test_bad_step_reference_fails_before_any_benchmark_work(tmp_path, capsys, monkeypatch):
     calls = []
-    monkeypatch.setattr(sys.modules["perfrigor.pipelines"], "_run_batch", lambda *a, **k: calls.append(a))
+    monkeypatch.setattr(sys.modules["perfrigor.scheduler"], "_run_batch", lambda *a, **k: calls.append(a))
     config = tmp_path / "c.toml"
     config.write_text('[[steps]]\ncomponent = "fieller"\n[[steps]]\ncomponent = "accelerated-proportion"\n'
                       'step = "fieller"\n')

@@ -75,3 +75,22 @@ def test_a_column_of_rates_gives_its_prefix_once_in_the_header():
     texts, scale = pr.display.column([999.2, 1197.0], "")
     assert texts == ["0.9992", "1.197"] and scale.label == "K"
     assert pr.display.quantity(1.25e6, "ops/s") == "1.250M ops/s" and pr.display.quantity(1200.0) == "1.200K"
+
+
+@pytest.mark.parametrize(("value", "unit", "text"), [  # issue 24.10: what Go and JMH files printed
+    (4.612e6, "ns/op", "4.612 ms/op"),
+    (24.45e9, "ns/op", "24.45 s/op"),
+    (11.55e3, "us/op", "11.55 ms/op"),
+    (1726.0, "ns/op", "1.726 µs/op"),
+    (0.5, "sec/op", "500.0 ms/op"),
+])
+def test_a_time_per_operation_is_scaled_in_time_units_never_with_an_si_prefix(value, unit, text):
+    assert d.quantity(value, unit) == text
+    texts, scale = d.column([value, value * 1.1], unit)
+    assert scale is not None and not re.search(r"[KMGTP]", scale.label) and scale.label.endswith("/op")
+
+
+def test_rates_and_sizes_per_operation_keep_their_prefixes():
+    assert d.quantity(1.2e6, "ops/s") == "1.200M ops/s"  # a rate: the time is below the line
+    assert d.quantity(2e6, "B/op") == "2.000 MB/op"
+    assert d.time_per("ops/ms") is None and d.time_per("ns/") is None and d.time_per("ms/op") == (1e-3, "/op")

@@ -53,3 +53,7 @@ def test_configuration_examples_build():
     assert [s.id for s in p.steps][-2:] == ["fieller", "bootstrap-99"]
     q = pr.Pipeline.from_config(json.loads(json_doc))
     assert [s.id for s in q.steps] == [s.id for s in p.steps]
+    from perfrigor.config import parse_config
+
+    assert parse_config(tomllib.loads(toml_doc)).output == {"format": "markdown", "fail_on_regression": "warn",
+                                                            "github": True}

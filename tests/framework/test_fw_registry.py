@@ -70,7 +70,7 @@ def test_name_clash_names_both_plugins():
 @pytest.mark.parametrize("hooks, match", [
     ({"perfrigor_components": lambda: 1 / 0}, r"plugin broken: perfrigor_components\(\) failed: ZeroDivisionError"),
     ({"perfrigor_components": lambda: toys.ToyMean}, r"perfrigor_components\(\) must return a list"),
-    ({"perfrigor_components": lambda: [object]}, "is not an attrs subclass of Estimator, Test or Comparator"),
+    ({"perfrigor_components": lambda: [object]}, "is not an attrs subclass of Estimator, Test, Comparator or Detector"),
     ({"perfrigor_components": lambda: [pr.Estimator]}, "without a name"),
     ({"perfrigor_pipelines": lambda: [{"steps": []}]}, "without a name"),
     ({"perfrigor_pipelines": lambda: [{"name": "empty", "steps": []}]}, "preset 'empty' needs a non-empty list"),

@@ -68,3 +68,25 @@ def test_to_frame_says_what_is_missing_without_pandas(monkeypatch):
     monkeypatch.setitem(sys.modules, "pandas", None)
     with pytest.raises(ImportError, match="needs pandas"):
         report.to_frame()
+
+
+def test_numpy_scalars_in_an_object_column_are_numbers_and_junk_is_still_refused():
+    """Issue 24.7: ``np.int64(7)`` and ``np.float32(1.5)`` are numbers, in the value and the level columns."""
+    cells = pd.Series([np.int64(7), np.float32(1.5), np.int16(8), np.float16(2.5), np.uint8(3), 4.0], dtype=object)
+    df = pd.DataFrame({"benchmark": ["a"] * 6, "system": ["x", "x", "x", "y", "y", "y"],
+                       "run": pd.Series([np.int64(1), np.int64(2), np.int64(3)] * 2, dtype=object), "value": cells})
+    suite = pr.read(df, levels=["run"])
+    assert suite["a"]["x"].values.tolist() == [7.0, 1.5, 8.0] and suite["a"]["y"].values.tolist() == [2.5, 3.0, 4.0]
+    for junk, message in ((np.bool_(True), "True is not a number"), ("x", "'x' is not a number"),
+                          (np.float64("nan"), "nan is not a finite number"), (object(), "is a object, not a number")):
+        bad = df.assign(value=pd.Series([*cells[:4], junk, 4.0], dtype=object))
+        with pytest.raises(pr.DataError, match=rf"<DataFrame>, row 5: 'value' ?{message}"):
+            pr.read(bad, levels=["run"])
+
+
+def test_a_numeric_column_is_read_whole():
+    df = pd.DataFrame({"benchmark": ["a"] * 4, "system": ["x", "x", "y", "y"],
+                       "value": np.array([1, 2, 3, 4], dtype=np.float32)})
+    assert pr.read(df)["a"]["y"].values.tolist() == [3.0, 4.0]
+    with pytest.raises(pr.DataError, match=r"<DataFrame>, row 3: 'value' inf is not a finite number"):
+        pr.read(df.assign(value=[1.0, 2.0, np.inf, 4.0]))

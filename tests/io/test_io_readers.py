@@ -292,7 +292,7 @@ def test_speedup_test_samples_from_shared_data():
 
 
 def test_tidy_csv_does_not_claim_other_tables(tmp_path):
-    from perfrigor.readers.tidy import TidyCsvReader
+    from perfrigor.readers.tidy_csv import TidyCsvReader
 
     head = "Name,Sample1,Sample2,ConfLevel,Coef\n"
     assert not TidyCsvReader().sniff(tmp_path / "bench.cfg", head)

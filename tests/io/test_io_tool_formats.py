@@ -106,8 +106,9 @@ def test_go_choosing_a_metric(tmp_path):
     p = write(tmp_path, "m.txt", "BenchmarkA 1 10 a-bytes 20 b-bytes\n")
     assert "several metrics ['a-bytes', 'b-bytes'] and no sec/op" in error(p)
     assert pr.read(p, metric="b-bytes").values.tolist() == [20]
-    q = write(tmp_path, "n.txt", "BenchmarkA 1 10 ns/op\nBenchmarkB 1 10 B/op\n")
-    assert "benchmark 'B' has no sec/op (it reports B/op)" in error(q)
+    q = write(tmp_path, "n.txt", "BenchmarkA 1 10 ns/op\nBenchmarkB 1 10 B/op\n")  # issue 24.8: A read, B listed
+    suite = pr.read(q)
+    assert suite.benchmarks == ["A"] and suite.excluded == {"B": "no sec/op; it reports B/op"}
     assert "no benchmark results" in error(write(tmp_path, "e.txt", "goos: linux\nPASS\n"), format="go")
 
 

@@ -39,6 +39,22 @@ def test_flat_data_is_the_one_sample_t_interval():
     assert (r.ci_low, r.ci_high) == (pytest.approx(low), pytest.approx(high))
 
 
+def test_the_t_interval_is_recomputed_at_another_level_as_scipys():
+    """``confidence_interval(level)``, as scipy's ``TtestResult.confidence_interval(confidence_level=)``."""
+    x = np.array([10.2, 9.7, 10.9, 10.1, 9.5, 10.4])
+    r = pr.get("mean-ci").estimate(x)
+    scipy_ci = stats.ttest_1samp(x, 0).confidence_interval(confidence_level=0.99)
+    assert r.confidence_interval(0.99) == (pytest.approx(scipy_ci.low), pytest.approx(scipy_ci.high))
+    assert r.confidence_interval(0.99) == pytest.approx(pr.get("mean-ci", confidence=0.99).estimate(x)
+                                                        .confidence_interval())
+    assert r.confidence_interval() == r.confidence_interval(0.95) == (r.ci_low, r.ci_high)
+    boot = pr.get("mean-ci", method="bootstrap", n_bootstrap=200, random_state=1).estimate(x)
+    with pytest.raises(pr.ConfigError, match="computed at 0.95 and cannot be recomputed at 0.99"):
+        boot.confidence_interval(0.99)  # its replicates are not kept
+    with pytest.raises(pr.ConfigError, match="strictly between 0 and 1"):
+        r.confidence_interval(95)
+
+
 def test_the_t_interval_uses_top_level_means_only():
     rng = np.random.default_rng(3)
     y = rng.normal(10, 1, (4, 5, 6))

@@ -31,11 +31,14 @@ def test_fieller_counts_top_level_units_bootstrap_does_not():
     assert r.n_top is None and "n_top" not in r.details
 
 
-def test_json_is_a_plain_comparisons():
+def test_json_is_a_plain_comparisons_and_its_own_fields_under_its_own_type():
     r = Fieller().compare(OLD, NEW)
     plain = pr.Comparison(**{f.name: getattr(r, f.name) for f in attrs.fields(pr.Comparison)})
-    assert r.to_dict() == plain.to_dict()
-    assert r.to_dict()["type"] == "Comparison" and "n_top" in r.to_dict()["details"]
+    own = r.to_dict()
+    assert {k: v for k, v in own.items() if k in plain.to_dict() and k != "type"} == \
+        {k: v for k, v in plain.to_dict().items() if k != "type"}
+    assert own["type"] == "RatioComparison" and "n_top" in own["details"] and own["ratio"] == r.ratio
+    assert pr.saved.result_from_dict(own) == r  # a saved report rebuilds it exactly
 
 
 def test_decision_is_checked():

@@ -1,7 +1,7 @@
 """Bundled example data sets (package data), used by ``perfrigor demo`` and the docs.
 
 ``names()`` lists them; ``path(name)`` gives the folder of one, ``files(name)`` its data files;
-``load(name)`` reads them:
+``load(name)`` reads them; ``copy_tour(folder)`` writes them under the README tour's names:
 ``two-versions`` and ``multimodal`` give ``(baseline, candidate)`` Samples, ``hierarchical``
 and ``suite`` a Suite. Every folder has a README.md saying how the data were measured
 (``benchmarks/collect_examples.py``).
@@ -41,6 +41,41 @@ def load(name: str) -> Any:
 
     items = [read(p) for p in files(name)]
     return tuple(items) if len(items) > 1 else items[0]
+
+
+#: the README tour's files (``perfrigor demo --copy DIR``): each name, and the bundled file it is
+TOUR = {
+    "old.txt": "two-versions/baseline.txt",
+    "new.txt": "two-versions/candidate.txt",
+    "modes-old.txt": "multimodal/baseline.txt",
+    "modes-new.txt": "multimodal/candidate.txt",
+    "suite.csv": "suite/suite.csv",
+    "experiment.csv": "hierarchical/experiment.csv",
+    "bench.cfg": "_tour/bench.cfg",
+    "check.toml": "_tour/check.toml",
+    "README.md": "_tour/README.md",
+}
+
+
+def copy_tour(folder: str | Path) -> list[Path]:
+    """Write the README tour's files into ``folder`` (created if missing) and return them.
+
+    Nothing is overwritten: a file of the same name already there is a DataError naming it, before
+    anything is written.
+    """
+    target = Path(folder)
+    if target.exists() and not target.is_dir():
+        raise DataError(f"{target}: not a folder; give a folder to copy the examples into")
+    taken = [name for name in TOUR if (target / name).exists()]
+    if taken:
+        raise DataError(f"{target}: already holds {', '.join(taken)}; the examples are copied only where "
+                        "they replace nothing (give a new or empty folder)")
+    target.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, source in TOUR.items():
+        (target / name).write_bytes((HERE / source).read_bytes())
+        written.append(target / name)
+    return written
 
 
 def files(name: str) -> list[Path]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import html
 import io
 import re
 from collections.abc import Callable
@@ -84,6 +85,9 @@ def svg(fig: Any, prefix: str = "") -> str:
     text = re.sub(r'\s+xmlns(:xlink)?="[^"]*"', "", text, count=2)
     text = re.sub(r"\s*<metadata>.*?</metadata>", "", text, count=1, flags=re.S)
     text = re.sub(r"<[^>]+>", lambda tag: _DECIMALS.sub(r"\1", tag.group(0)), text)  # in tags, not in texts
+    # texts drawn shortened carry their whole text as an SVG <title>, which a browser shows on hover
+    for gid, title in (getattr(fig, "perfrigor_titles", None) or {}).items():
+        text = text.replace(f'<g id="{gid}">', f'<g id="{gid}"><title>{html.escape(title)}</title>', 1)
     if prefix:
         text = re.sub(r'(id="|url\(#|href="#)', lambda m: m.group(1) + prefix, text)
     return text
@@ -106,10 +110,10 @@ def save(fig: Any, path: str | Path, dpi: int = 110) -> Path:
 
 def human_axis(values: Any, unit: str) -> tuple[float, str]:
     """(divide by, axis label) for measurements in ``unit``: the display scale of perfrigor.display."""
-    from ..display import scale_for, time_factor
+    from ..display import scale_for, time_per
 
     scale = scale_for(values, unit)
-    what = "time" if time_factor(unit) is not None else "value"
+    what = "time" if time_per(unit) is not None else "value"
     return scale.factor, f"{what} ({scale.label})" if scale.label else what
 
 

@@ -8,8 +8,14 @@ from collections.abc import Sequence
 import attrs
 import numpy as np
 
-from ._mpl import new_figure, styled
+from ..textsafe import shortened
+from ._mpl import new_figure, styled, text_width
 from .style import OUTCOME_COLOURS
+
+#: benchmark names longer than this are cut in the middle on the plot (the whole name on hover)
+NAME_CHARS = 40
+#: the plotting area's least width, inches: the intervals must stay readable whatever the names
+PLOT_WIDTH = 4.5
 
 
 @attrs.frozen
@@ -35,6 +41,11 @@ def forest(rows: Sequence[Row], suite: Row | None = None, threshold: float = 0.0
     """
     rows = sorted(rows, key=lambda r: -r.speedup)
     n = len(rows) + (2 if suite is not None else 0)
+    # long benchmark names are cut in the middle (whole on hover), and the figure widens with its texts
+    # so that the plotting area keeps at least PLOT_WIDTH inches: 100-character names once left it 190 px
+    names = [shortened(r.name, NAME_CHARS) for r in rows]
+    width = max(width, PLOT_WIDTH + text_width(names + [suite.name if suite else ""]) + text_width(
+        [r.note for r in rows] + [suite.note if suite else ""]) + 0.6)
     fig = new_figure(width, 1.1 + 0.24 * n, layout="constrained")
     ax = fig.add_subplot()
     ys = np.arange(len(rows))[::-1] + (2 if suite is not None else 0)
@@ -63,10 +74,15 @@ def forest(rows: Sequence[Row], suite: Row | None = None, threshold: float = 0.0
     ax.set_xscale("log")
     ax.set_xlim(lo, hi)
     ax.set_ylim(-0.7, (ys.max() if len(ys) else 0) + 0.7)
-    labels = [r.name for r in rows] + ([suite.name] if suite is not None else [])
+    labels = names + ([suite.name] if suite is not None else [])
     ax.set_yticks(list(ys) + ([0] if suite is not None else []), labels)
-    for tick, r in zip(ax.get_yticklabels()[:len(rows)], rows, strict=True):
+    titles = {}
+    for i, (tick, r, name) in enumerate(zip(ax.get_yticklabels()[:len(rows)], rows, names, strict=True)):
         tick.set_color(OUTCOME_COLOURS.get(r.outcome, "#1a202c"))
+        if name != r.name:
+            tick.set_gid(f"name-{i}")
+            titles[f"name-{i}"] = r.name
+    fig.perfrigor_titles = titles  # the full names, shown on hover in the SVG (perfrigor.plots.svg)
     _speedup_ticks(ax, lo, hi)
     ax.set_xlabel("speedup (> 1: candidate better), log scale")
     ax.tick_params(axis="y", length=0)

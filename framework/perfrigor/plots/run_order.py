@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import attrs
 import numpy as np
 
-from ..drawing import Layer, RunOrderLine
+from ..drawing import Layer, RunOrderLine, RunOrderMarks, RunOrderSpans
 from ._mpl import human_axis, margins_axes, new_figure, styled
 
 
@@ -25,7 +25,8 @@ class Series:
 @styled
 def run_order(series: Sequence[Series], unit: str, title: str = "", width: float = 9.0) -> object:
     """A Figure: value against run index per system; dotted lines between top-level units
-    (invocations) of hierarchical samples; run-order curves from the layers."""
+    (invocations) of hierarchical samples; run-order curves, shaded ranges (a warm-up) and marked
+    positions (where a steady state starts) from the layers."""
     all_values = np.concatenate([np.asarray(s.values, dtype=float).ravel() for s in series])
     factor, ylabel = human_axis(all_values, unit)
     fig = new_figure(width, 2.6)
@@ -42,6 +43,15 @@ def run_order(series: Sequence[Series], unit: str, title: str = "", width: float
             if isinstance(layer, RunOrderLine):
                 ax.plot(idx, np.asarray(layer.values(idx), dtype=float) / factor, color=s.colour, lw=1.6,
                         ls="--", label=f"{s.label}: {layer.label}")
+            elif isinstance(layer, RunOrderSpans):
+                for i, (a, b) in enumerate(layer.spans):
+                    ax.axvspan(a - 0.5, b - 0.5, color=s.colour, alpha=0.08 if layer.hatched else 0.15, lw=0,
+                               hatch="//" if layer.hatched else None,
+                               label=f"{s.label}: {layer.label}" if i == 0 else None)
+            elif isinstance(layer, RunOrderMarks):
+                for i, at in enumerate(layer.at):
+                    ax.axvline(at - 0.5, color=s.colour, lw=1.2, ls="-.",
+                               label=f"{s.label}: {layer.label}" if i == 0 else None)
     ax.set_xlabel("run (in the order measured)")
     ax.set_ylabel(ylabel)
     ax.grid(axis="y", color="#edf2f7", lw=0.8)

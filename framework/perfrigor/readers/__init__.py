@@ -23,7 +23,9 @@ from typing import Any
 
 from ..data import Sample, Suite
 from ..errors import DataError
-from ._common import head_text
+from ..registry import get_registry
+from ..saved import looks_saved
+from ._common import check_size, head_text
 from .criterion import CriterionReader
 from .frame import is_frame, read_frame
 from .gbench import GoogleBenchmarkReader
@@ -31,11 +33,13 @@ from .gotest import GoBenchReader
 from .hyperfine import HyperfineReader
 from .jmh import JmhReader
 from .json_values import JsonValuesReader
+from .limits import DEFAULT_MAX_INPUT_SIZE, limits
 from .numbers import parse_number
 from .options import ReaderOption, check_options
 from .pyperf import PyperfReader
 from .pytest_benchmark import PytestBenchmarkReader
-from .tidy import TidyCsvReader, TidyJsonReader
+from .tidy import TidyJsonReader
+from .tidy_csv import TidyCsvReader
 from .values import ValuesReader
 
 BUILTIN_READERS = [
@@ -52,18 +56,19 @@ BUILTIN_READERS = [
     ValuesReader(),
 ]
 
-__all__ = ["BUILTIN_READERS", "ReaderOption", "check_options", "is_frame", "parse_number", "read", "sniff"]
+__all__ = ["BUILTIN_READERS", "DEFAULT_MAX_INPUT_SIZE", "ReaderOption", "check_options", "is_frame", "parse_number",
+           "read", "sniff"]
 
 
-def read(path: str | os.PathLike | Any, format: str | None = None, **options: Any) -> Sample | Suite:
+def read(path: str | os.PathLike | Any, format: str | None = None, *,
+         max_input_size: int | str | None = DEFAULT_MAX_INPUT_SIZE, **options: Any) -> Sample | Suite:
     """Read a file, a directory or a pandas DataFrame into a Sample (one system) or a Suite.
 
     ``format`` names a reader (``perfrigor list`` shows them); ``options`` go to
     the reader (e.g. column names of a tidy table, ``metric=`` of a file with several).
+    ``max_input_size`` bounds what the read may take, on disk and gunzipped (bytes, or
+    ``"500M"``, ``"2G"``...; ``"none"``: no limit; see :mod:`perfrigor.readers.limits`).
     """
-    # not top-level: registry -> commands -> readers would be an import circle
-    from ..registry import get_registry
-
     if is_frame(path):
         if format not in (None, "tidy", "tidy-csv", "tidy-json", "dataframe"):
             raise DataError(f"a DataFrame is read as a tidy table, not with format {format!r}")
@@ -73,23 +78,22 @@ def read(path: str | os.PathLike | Any, format: str | None = None, **options: An
     p = Path(path)
     if not p.exists():
         raise DataError(f"{p}: no such file")
-    registry = get_registry()
-    if format is not None:
-        reader = registry.reader(format)
-        if p.is_dir() and not callable(getattr(reader, "sniff_directory", None)):
-            raise DataError(f"{p}: is a directory; the {format!r} format reads files")
+    with limits(max_input_size):
+        registry = get_registry()
+        if format is not None:
+            reader = registry.reader(format)
+            if p.is_dir() and not callable(getattr(reader, "sniff_directory", None)):
+                raise DataError(f"{p}: is a directory; the {format!r} format reads files")
+        else:
+            reader = sniff(p)
         check_options(reader, options)
+        if p.is_file():
+            check_size(p)  # a plugin's reader that reads the file itself is held to the limit too
         return reader.read(p, **options)
-    reader = sniff(p)
-    check_options(reader, options)
-    return reader.read(p, **options)
 
 
 def sniff(path: Path) -> Any:
     """The registered reader that recognises ``path`` (DataError when none does)."""
-    # not top-level: registry -> commands -> readers would be an import circle
-    from ..registry import get_registry
-
     registry = get_registry()
     readers = sorted((rec.obj for rec in registry.readers.values()), key=lambda r: getattr(r, "priority", 50))
     if path.is_dir():
@@ -102,6 +106,9 @@ def sniff(path: Path) -> Any:
                         + (f" (readers of directories: {', '.join(takes)})" if takes else "")
                         + "; give a data file")
     head = head_text(path)
+    if looks_saved(head):  # JSON, but not measurements: say what it is and what to do with it
+        raise DataError(f"{path}: a saved perfrigor report, not measurements: render it with 'perfrigor render "
+                        f"{path}' (or load it with pr.load_report); analyse the data files it was made from")
     for reader in readers:
         if reader.sniff(path, head):
             return reader

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import gzip
 import math
+import os
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,8 @@ import numpy as np
 
 from ..data import BenchmarkInfo, Sample, Suite
 from ..errors import DataError
+from .limits import HOW_TO_RAISE, RATIO_FLOOR, shown_size
+from .limits import current as current_limits
 from .numbers import is_number, parse_number, shown
 
 #: unit names tidy tables use in column names, and the short form perfrigor reports
@@ -27,20 +30,105 @@ UNIT_ALIASES = {
 }
 
 GZIP_MAGIC = b"\x1f\x8b"
+UTF8_BOM = b"\xef\xbb\xbf"
+#: bytes read at a time from a file or a gzip stream
+CHUNK = 1 << 22
+#: bytes of whole lines parsed together by the readers of text (the temporary arrays take ~15x that)
+LINE_CHUNK = 1 << 18
+
+
+def input_chunks(path: Path, size: int = CHUNK) -> Iterator[bytes]:
+    """The file's bytes in chunks of about ``size``, gunzipped when gzip-compressed (pyperf writes ``.json.gz``).
+
+    The limits of :mod:`perfrigor.readers.limits` hold: a larger file, or gzip data unpacking past
+    the size or ratio limit, is a DataError before its bytes are kept.
+    """
+    limit = current_limits()
+    try:
+        with path.open("rb") as fh:
+            check_size(path, os.fstat(fh.fileno()).st_size)
+            head = fh.read(2)
+            fh.seek(0)
+            if head != GZIP_MAGIC:
+                while chunk := fh.read(size):
+                    yield chunk
+                return
+            yield from _gunzipped(fh, path, size, limit)
+    except OSError as exc:
+        raise DataError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def check_size(path: Path, size: int | None = None) -> None:
+    """DataError when a file is larger than the input size limit of the read in progress."""
+    limit = current_limits().max_size
+    if limit is None:
+        return
+    if size is None:
+        try:
+            size = path.stat().st_size
+        except OSError as exc:
+            raise DataError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if size > limit:
+        raise DataError(f"{path}: {shown_size(size)} is more than the input size limit of {shown_size(limit)}; "
+                        f"{HOW_TO_RAISE}")
+
+
+def _gunzipped(fh: Any, path: Path, size: int, limit: Any) -> Iterator[bytes]:
+    """Chunks of gzip data unpacked, stopped at the size and ratio limits (a gzip bomb is one DataError)."""
+    unpacked = 0
+    try:
+        with gzip.GzipFile(fileobj=fh) as gz:
+            while chunk := gz.read(size):
+                unpacked += len(chunk)
+                if limit.max_size is not None and unpacked > limit.max_size:
+                    raise DataError(f"{path}: gzip data unpacks to more than the input size limit of "
+                                    f"{shown_size(limit.max_size)}; {HOW_TO_RAISE}")
+                packed = max(fh.tell(), 1)
+                if limit.max_ratio is not None and unpacked > RATIO_FLOOR and unpacked > limit.max_ratio * packed:
+                    raise DataError(f"{path}: gzip data unpacks to more than {limit.max_ratio:g} times its size "
+                                    f"({shown_size(unpacked)} from {shown_size(packed)} so far): refused as a "
+                                    "decompression bomb; --max-input-size none (max_input_size='none') lifts "
+                                    "the limits")
+                yield chunk
+    except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
+        raise DataError(f"{path}: damaged gzip file ({exc})") from None
 
 
 def read_bytes(path: Path) -> bytes:
-    """The file's bytes, gunzipped when it is gzip-compressed (pyperf writes ``.json.gz``)."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise DataError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    if raw[:2] == GZIP_MAGIC:
-        try:
-            return gzip.decompress(raw)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise DataError(f"{path}: damaged gzip file ({exc})") from None
-    return raw
+    """The file's bytes, gunzipped when it is gzip-compressed, within the input limits (:func:`input_chunks`)."""
+    return b"".join(input_chunks(path))
+
+
+def line_chunks(path: Path, size: int = LINE_CHUNK) -> Iterator[tuple[bytes, int, int]]:
+    """``(bytes, number of its first line, offset of its first byte)``: the file in chunks of whole lines.
+
+    Each chunk but the last ends with a newline, so a chunk's lines are the file's lines; a UTF-8
+    byte-order mark is dropped (offsets count from after it, as :func:`decode`'s messages do).
+    """
+    line, offset = 1, 0
+    tail = b""
+    first = True
+    for chunk in input_chunks(path, size):
+        if first:
+            first = False
+            chunk = chunk.removeprefix(UTF8_BOM)
+        data = tail + chunk if tail else chunk
+        cut = data.rfind(b"\n") + 1
+        if cut == 0:
+            tail = data
+            continue
+        body, tail = (data[:cut], data[cut:]) if cut < len(data) else (data, b"")
+        yield body, line, offset
+        line += body.count(b"\n")
+        offset += len(body)
+    if tail:
+        yield tail, line, offset
+
+
+def not_utf8(chunk: bytes, exc: UnicodeDecodeError, path: Path, line: int, offset: int) -> DataError:
+    """The DataError of :func:`decode` for a chunk of a file (its first line and byte offset given)."""
+    line += chunk[:exc.start].count(b"\n")
+    return DataError(f"{path}, line {line}: not UTF-8 text ({exc.reason} at byte {offset + exc.start})")
 
 
 def decode(raw: bytes, path: Path) -> str:
@@ -86,8 +174,8 @@ def number(raw: Any, where: str, what: str = "value", text: bool = False) -> flo
         raise DataError(f"{where}: {what} {raw!r} is not a finite number (infinity and NaN are not measurements)")
     if raw is None:
         raise DataError(f"{where}: missing {what}")
-    if isinstance(raw, bool):
-        raise DataError(f"{where}: {what} {raw!r} is not a number")
+    if isinstance(raw, bool | np.bool_):
+        raise DataError(f"{where}: {what} {bool(raw)!r} is not a number")
     if isinstance(raw, int):
         try:
             return float(raw)
@@ -95,6 +183,10 @@ def number(raw: Any, where: str, what: str = "value", text: bool = False) -> flo
             raise DataError(f"{where}: {what} {_int_text(raw)} is too large for a floating-point "
                             "number") from None
     if isinstance(raw, float):  # a float subclass (numpy's float64)
+        return number(float(raw), where, what)
+    if isinstance(raw, np.integer):  # numpy's scalars (a DataFrame's object column): numbers, not junk
+        return number(int(raw), where, what)
+    if isinstance(raw, np.floating):  # float32, float16: exactly representable as a float
         return number(float(raw), where, what)
     if isinstance(raw, str):
         if text:
@@ -169,17 +261,22 @@ def positions(lines: Any) -> np.ndarray | None:
 
 
 def sample_or_suite(data: Mapping[str, Mapping[str, Sample]], path: Path,
-                    info: Mapping[str, BenchmarkInfo] | None = None, named: bool = True) -> Sample | Suite:
+                    info: Mapping[str, BenchmarkInfo] | None = None, named: bool = True,
+                    excluded: Mapping[str, str] | None = None) -> Sample | Suite:
     """One benchmark of one system gives its Sample; anything more gives a Suite.
 
     The same rule in every reader: ``perfrigor compare old new`` reads two
     Samples (or two one-system Suites, which the caller pairs by benchmark).
     When the benchmark has a name of its own (``named``: not made up from the
-    file name), the Sample keeps it in ``metadata["benchmark"]`` so reports show it.
+    file name), the Sample keeps it in ``metadata["benchmark"]`` so reports show it. ``excluded``:
+    benchmarks of the file with nothing to compare, ``{benchmark: why}`` (the file then holds more
+    than one benchmark: a Suite, which lists them).
     """
     if not data:
         raise DataError(f"{path}: no measurements")
-    if len(data) == 1:
+    distinct_names(data, path, "benchmark")
+    distinct_names({s: None for per in data.values() for s in per}, path, "system")
+    if len(data) == 1 and not excluded:
         ((bench, systems),) = data.items()
         if len(systems) == 1:
             (sample,) = systems.values()
@@ -187,7 +284,27 @@ def sample_or_suite(data: Mapping[str, Mapping[str, Sample]], path: Path,
                 sample = attrs.evolve(sample, metadata={**sample.metadata, "benchmark": bench})
             return sample
     data, only_in = split_one_sided(data, path)
-    return Suite(data, info={b: i for b, i in (info or {}).items() if b in data}, source=str(path), only_in=only_in)
+    return Suite(data, info={b: i for b, i in (info or {}).items() if b in data}, source=str(path), only_in=only_in,
+                 excluded=dict(excluded or {}))
+
+
+def space_key(name: str) -> str:
+    """A name with its white space (Unicode's too) collapsed: names of one key differ only in white space."""
+    return " ".join(name.split())
+
+
+def distinct_names(names: Iterable[str], path: Path, what: str) -> None:
+    """DataError for two names that differ only in white space (``a`` and `` a``): which is meant is a guess.
+
+    Every reader holds its names to this rule: two such names are neither pooled into one sample
+    nor shown side by side as if they were different.
+    """
+    seen: dict[str, str] = {}
+    for name in names:
+        first = seen.setdefault(space_key(str(name)), name)
+        if first != name:
+            raise DataError(f"{path}: the {what} names {first!r} and {name!r} differ only in white space; which one "
+                            "is meant is ambiguous (write each name one way)")
 
 
 def split_one_sided(data: Mapping[str, Mapping[str, Sample]], path: Path

@@ -13,9 +13,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..data import Sample, Suite
 from ..errors import DataError
-from .tidy import build_table
+from .options import check_options
+from .tidy import ColumnMap, TidyJsonReader, from_columns
 
 #: how errors and sources name a DataFrame
 FRAME_SOURCE = "<DataFrame>"
@@ -35,9 +38,16 @@ def read_frame(frame: Any, **options: Any) -> Sample | Suite:
         raise DataError(f"{FRAME_SOURCE}: duplicate column name(s) {dup}")
     if len(frame) == 0:
         raise DataError(f"{FRAME_SOURCE}: no rows")
-    cells = [frame.iloc[:, j].tolist() for j in range(len(columns))]
-    rows = ((i + 1, dict(zip(columns, row, strict=True))) for i, row in enumerate(zip(*cells, strict=True)))
-    return build_table(rows, columns, Path(FRAME_SOURCE), positioned=False, text=True, **options)
+    check_options(TidyJsonReader(), options)
+    m = ColumnMap(columns, FRAME_SOURCE, **options)
+    path = Path(FRAME_SOURCE)
+    cells = {}
+    for j, column in enumerate(columns):
+        if column in (m.benchmark, m.system, m.value, *m.levels, m.unit_column):
+            series = frame.iloc[:, j]
+            numeric = column == m.value and isinstance(series.dtype, np.dtype) and series.dtype.kind in "fiu"
+            cells[column] = series.to_numpy() if numeric else series.tolist()
+    return from_columns(m, path, range(1, len(frame) + 1), cells, positioned=False, text=True)
 
 
 def suite_from_frame(frame: Any, **options: Any) -> Suite:

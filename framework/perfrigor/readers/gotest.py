@@ -120,15 +120,13 @@ class GoBenchReader:
     def _build(self, results: list[dict[str, Any]], metric: str, system_key: str | None,
                lower_is_better: bool | None, skipped: int, path: Path) -> Sample | Suite:
         packages = {r["config"].get("pkg") for r in results}
+        results, excluded = _with_metric(results, metric, system_key, path)
         values: dict[str, dict[str, list[float]]] = {}
         lines: dict[str, dict[str, list[int]]] = {}
         units: dict[str, str] = {}
         seen_config: dict[tuple[str, str], tuple[dict[str, str], int]] = {}
         for r in results:
-            if metric not in r["metrics"]:
-                raise DataError(f"{at(path, r['line'])}: benchmark {r['name']!r} has no {metric} "
-                                f"(it reports {', '.join(r['metrics'])})")
-            name = r["name"] if len(packages) <= 1 else f"{r['config'].get('pkg', '')}.{r['name']}"
+            name = _full_name(r, packages)
             if system_key is None:
                 system = path.name
             elif system_key not in r["config"]:
@@ -165,7 +163,38 @@ class GoBenchReader:
                 data[name][system] = Sample(vals, unit=unit, lower_is_better=direction, name=system,
                                             source=str(path), metadata=metadata,
                                             positions=positions(lines[name][system]))
-        return sample_or_suite(data, path)
+        return sample_or_suite(data, path, excluded={_full_name(r, packages): why for r, why in excluded})
+
+
+def _full_name(result: dict[str, Any], packages: set[str | None]) -> str:
+    """A result's benchmark name, prefixed with its package when the file holds several."""
+    return result["name"] if len(packages) <= 1 else f"{result['config'].get('pkg', '')}.{result['name']}"
+
+
+def _with_metric(results: list[dict[str, Any]], metric: str, system_key: str | None,
+                 path: Path) -> tuple[list[dict[str, Any]], list[tuple[dict[str, Any], str]]]:
+    """The results that report ``metric``, and the benchmarks that never do (with why), as benchstat does.
+
+    A benchmark that reports the metric in none of its results is not compared but listed (zero.txt in
+    benchstat's tests: each benchmark its own metric). One that reports it in some of its results
+    but not others (of one system) is a DataError naming the line: dropping those would go unseen.
+    """
+    def key(r: dict[str, Any]) -> tuple[str, str | None]:
+        return r["name"], r["config"].get(system_key) if system_key else None
+
+    having = {key(r) for r in results if metric in r["metrics"]}
+    named = {r["name"] for r in results if metric in r["metrics"]}
+    kept, excluded, seen = [], [], set()
+    for r in results:
+        if metric in r["metrics"]:
+            kept.append(r)
+        elif key(r) in having:
+            raise DataError(f"{at(path, r['line'])}: benchmark {r['name']!r} has no {metric} here "
+                            f"(it reports {', '.join(r['metrics'])}) but does in other results")
+        elif r["name"] not in named and r["name"] not in seen:
+            seen.add(r["name"])
+            excluded.append((r, f"no {metric}; it reports {', '.join(r['metrics'])}"))
+    return kept, excluded
 
 
 def _result(m: re.Match, config: dict[str, str], path: Path, lineno: int) -> dict[str, Any]:

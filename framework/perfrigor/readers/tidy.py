@@ -10,9 +10,6 @@ wrong number of measurements are an error, never trimmed.
 
 from __future__ import annotations
 
-import csv
-import io
-import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -23,9 +20,8 @@ import numpy as np
 from .. import units
 from ..data import Sample, Suite
 from ..errors import DataError
-from . import _jsonlines
-from ._common import at, json_type, number, positions, read_text, sample_or_suite
-from .numbers import is_number
+from . import _jsonlines, table
+from ._common import at
 from .options import LOWER_IS_BETTER, UNIT, ReaderOption, check_options
 
 VALUE_NAMES = ("value", "time", "times", "seconds", "secs", "sec", "runtime", "duration", "elapsed",
@@ -199,49 +195,6 @@ class ColumnMap:
         return direction(self.value, stated, self.where)
 
 
-class _Unit:
-    """A node of the level tree: children in order of first appearance, or rows at the bottom."""
-
-    __slots__ = ("children", "rows", "line")
-
-    def __init__(self, line: int) -> None:
-        self.children: dict[str, _Unit] = {}
-        self.rows: list[tuple[int, float]] = []
-        self.line = line
-
-
-def _nest(root: _Unit, depth: int, level_names: Sequence[str], label: str, where: Path) -> tuple[list, list]:
-    """Nested lists of values (and of their lines) from the level tree, checking every unit has the same count."""
-    # walk level by level so the first unit with a different count is named
-    frontier: list[tuple[str, _Unit]] = [("", root)]
-    for d in range(depth):
-        counts = [len(u.children) for _, u in frontier]
-        ref = counts[0]
-        for (name, unit), n in zip(frontier, counts, strict=True):
-            if n != ref:
-                first = frontier[0][0] or "the sample"
-                raise DataError(f"{at(where, unit.line)}: {label}: unbalanced: {name or 'the sample'} has {n} "
-                                f"{level_names[d]}(s) where {first} has {ref} (hierarchical samples "
-                                "must be balanced; nothing is trimmed)")
-        frontier = [(f"{name + ', ' if name else ''}{level_names[d]} {key}", child)
-                    for name, unit in frontier for key, child in unit.children.items()]
-    counts = [len(u.rows) for _, u in frontier]
-    ref = counts[0]
-    for (name, unit), n in zip(frontier, counts, strict=True):
-        if n != ref:
-            raise DataError(f"{at(where, unit.line)}: {label}: unbalanced: {name or 'the sample'} has {n} "
-                            f"measurement(s) where {frontier[0][0] or 'the sample'} has {ref} (hierarchical "
-                            "samples must be balanced; nothing is trimmed)")
-
-    def build(unit: _Unit, d: int, part: int) -> Any:
-        if d == depth:
-            vals = [row[part] for row in unit.rows]
-            return vals if ref > 1 or depth == 0 else vals[0]
-        return [build(child, d + 1, part) for child in unit.children.values()]
-
-    return build(root, 0, 1), build(root, 0, 0)
-
-
 def build_table(rows: Iterable[tuple[int, Mapping[str, Any]]], columns: Sequence[str], path: Path,
                 positioned: bool = True, text: bool = False, **options: Any) -> Sample | Suite:
     """Group ``(line, row)`` records into ``{benchmark: {system: Sample}}``.
@@ -252,131 +205,60 @@ def build_table(rows: Iterable[tuple[int, Mapping[str, Any]]], columns: Sequence
     """
     check_options(TidyJsonReader(), options)  # for DataFrames and JSON values' records too
     m = ColumnMap(columns, str(path), **options)
-    default_bench = path.stem
-    default_system = path.name
-    groups: dict[str, dict[str, _Unit]] = {}
-    units_found: dict[tuple[str, str], dict[str, int]] = {}
-    depth = len(m.levels)
-    what = f"{m.value!r}"
-    for line, row in rows:
-        bench = default_bench if m.benchmark is None else _label(row.get(m.benchmark), path, line, m.benchmark)
-        system = default_system if m.system is None else _label(row.get(m.system), path, line, m.system)
-        raw = row.get(m.value)
-        value = raw if type(raw) is float and math.isfinite(raw) else number(raw, at(path, line), what, text=text)
-        node = groups.setdefault(bench, {}).get(system)
-        if node is None:
-            node = groups[bench][system] = _Unit(line)
-        for level in m.levels:
-            key = _label(row.get(level), path, line, level)
-            child = node.children.get(key)
-            if child is None:
-                child = node.children[key] = _Unit(line)
-            node = child
-        key_lines = getattr(row, "key_lines", None)  # a JSON record knows the line of each of its values
-        node.rows.append((key_lines.get(m.value, line) if key_lines else line, value))
-        if m.unit_column is not None:
-            unit_text = _label(row.get(m.unit_column), path, line, m.unit_column)
-            units_found.setdefault((bench, system), {}).setdefault(unit_text, line)
-    if not groups:
+    rows = rows if isinstance(rows, list) else list(rows)
+    lines = [line for line, _ in rows]
+    wanted = [c for c in (m.benchmark, m.system, m.value, *m.levels, m.unit_column) if c is not None]
+    cells = {c: [row.get(c) for _, row in rows] for c in dict.fromkeys(wanted)}
+    # a JSON record knows the line of each of its values
+    value_lines = [getattr(row, "key_lines", {}).get(m.value, line) for line, row in rows]
+    return from_columns(m, path, lines, cells, value_lines, positioned=positioned, text=text)
+
+
+def from_columns(m: ColumnMap, path: Path, lines: Sequence[int], cells: Mapping[str, Any],
+                 value_lines: Sequence[int] | None = None, positioned: bool = True, text: bool = False,
+                 coded: Mapping[str, tuple[table.Names, np.ndarray]] | None = None,
+                 values: np.ndarray | None = None, check_only: bool = False) -> Sample | Suite | None:
+    """The samples of a table given as columns: ``cells[column]`` (a list, or a numpy column of values).
+
+    Every row is checked first, and the earliest bad row is named (ties: benchmark, system, value,
+    levels, unit, the order of a row-by-row reader); then the rows are grouped
+    (:func:`perfrigor.readers.table.group`). ``coded``/``values``: columns already encoded (the CSV
+    fast path); ``check_only``: stop after the checks (None when every row is good).
+    """
+    coded = dict(coded or {})
+    found: list[tuple[int | None, DataError | None]] = []
+    role_names: dict[str, tuple[table.Names, np.ndarray]] = {}
+
+    def names_of(column: str | None) -> None:
+        if column is None:
+            return
+        if column in coded:
+            role_names[column] = coded[column]
+            return
+        names = table.Names(column, path)
+        codes, i, exc = names.encode(cells[column], lines)
+        role_names[column] = (names, codes)
+        found.append((i, exc))
+
+    names_of(m.benchmark)
+    names_of(m.system)
+    if values is None:
+        values, i, exc = table.encode_values(cells[m.value], lines, path, f"{m.value!r}", text)
+        found.append((i, exc))
+    for level in m.levels:
+        names_of(level)
+    names_of(m.unit_column)
+    table.first_error(found)
+    if check_only:
+        return None
+    if not len(lines):
         raise DataError(f"{path}: no measurements (only a header)")
-    data: dict[str, dict[str, Sample]] = {}
-    for bench, systems in groups.items():
-        data[bench] = {}
-        for system, root in systems.items():
-            label = f"benchmark {bench!r}, system {system!r}"
-            nested, lines = _nest(root, depth, m.levels, label, path)
-            level_names = list(m.levels)
-            arr = np.asarray(nested, dtype=float)
-            where = np.asarray(lines, dtype=np.int64).reshape(arr.shape)
-            if arr.ndim > depth > 0:  # several rows per deepest unit: an implicit innermost level
-                level_names.append("iteration" if "iteration" not in level_names else "repetition")
-            if arr.ndim == 0:
-                arr, where = arr.reshape(1), where.reshape(1)
-                level_names = level_names or ["run"]
-            unit = m.unit
-            if (bench, system) in units_found:
-                found = units_found[(bench, system)]
-                if len(found) > 1:
-                    raise DataError(f"{path}: {label}: several units {sorted(found)} in column {m.unit_column!r} "
-                                    f"(lines {', '.join(str(ln) for ln in found.values())})")
-                unit = next(iter(found))
-            lower, why = m.direction(unit)
-            metadata = {} if lower and m.lower_is_better is None and why.startswith("the default") else {
-                "direction": f"{'lower' if lower else 'higher'} is better ({why})"}
-            data[bench][system] = Sample(arr, levels=level_names or None, unit=unit, lower_is_better=lower,
-                                         name=system if m.system is not None else path.name,
-                                         source=str(path), metadata=metadata,
-                                         positions=positions(where) if positioned else None)
-    return sample_or_suite(data, path, named=m.benchmark is not None)
-
-
-def _label(raw: Any, path: Path, line: int, column: str) -> str:
-    """A benchmark, system, level or unit value as a name: text, or a number written in JSON."""
-    if type(raw) is str:
-        text = raw.strip()
-        if text:
-            return text
-    if raw is None or (isinstance(raw, str) and not raw.strip()):
-        raise DataError(f"{at(path, line)}: missing {column!r}")
-    if isinstance(raw, bool) or not isinstance(raw, str | int | float):
-        raise DataError(f"{at(path, line)}: {column!r} is {json_type(raw)}, not a name (a string or a number)")
-    if isinstance(raw, float) and raw.is_integer():
-        raw = int(raw)
-    return str(raw).strip()
-
-
-# ---------------------------------------------------------------- CSV
-
-
-class TidyCsvReader:
-    """CSV/TSV with a header row, one measurement per row (benchmark, system, levels, value)."""
-
-    name = "tidy-csv"
-    suffixes = (".csv", ".tsv", ".tab")
-    priority = 50
-    options = {**OPTIONS, "delimiter": ReaderOption("char", "the field separator (default: tab, ';' or ',' "
-                                                            "from the header)")}
-
-    def sniff(self, path: Path, head: str) -> bool:
-        first = next((ln for ln in head.splitlines() if ln.strip() and not ln.lstrip().startswith("#")), "")
-        if not first:
-            return False
-        cells = [c.strip().strip('"') for c in re.split(r"[,\t;]", first)]
-        has_header = any(c and not is_number(c) for c in cells)
-        suffix = path.suffix.lower()
-        # other tables with a header (a Speedup-Test .cfg, ...) belong to their own readers
-        return has_header and (suffix in self.suffixes or (suffix in ("", ".txt", ".dat") and len(cells) > 1))
-
-    def read(self, path: Path, delimiter: str | None = None, **options: Any) -> Sample | Suite:
-        text = read_text(path)
-        lines = text.splitlines()
-        header_index = next((i for i, ln in enumerate(lines) if ln.strip() and not ln.lstrip().startswith("#")), None)
-        if header_index is None:
-            raise DataError(f"{path}: empty file")
-        if delimiter is None:
-            header = lines[header_index]
-            delimiter = "\t" if "\t" in header else ";" if ";" in header and "," not in header else ","
-        reader = csv.reader(io.StringIO(text), delimiter=delimiter)
-        columns: list[str] | None = None
-        rows: list[tuple[int, dict[str, str]]] = []
-        try:
-            for cells in reader:
-                line = reader.line_num
-                if not cells or not any(c.strip() for c in cells):
-                    continue  # a blank line, or a row of empty cells: nothing to lose
-                if columns is None:
-                    if cells[0].lstrip().startswith("#"):
-                        continue  # a comment above the header; after it, '#' is a benchmark's first character
-                    columns = [c.strip() for c in cells]
-                    check_columns(columns, at(path, line))
-                    continue
-                if len(cells) != len(columns):
-                    raise DataError(f"{at(path, line)}: {len(cells)} field(s) where the header has {len(columns)}")
-                rows.append((line, dict(zip(columns, cells, strict=True))))
-        except csv.Error as exc:
-            raise DataError(f"{at(path, reader.line_num)}: malformed CSV: {exc}") from None
-        assert columns is not None
-        return build_table(rows, columns, path, text=True, **options)
+    line_array = np.asarray(lines, dtype=np.int64)
+    return table.group(path, m, line_array,
+                       line_array if value_lines is None else np.asarray(value_lines, dtype=np.int64), values,
+                       role_names.get(m.benchmark), role_names.get(m.system),
+                       [role_names[level] for level in m.levels],
+                       role_names.get(m.unit_column) if m.unit_column is not None else None, positioned)
 
 
 # ---------------------------------------------------------------- JSON records

@@ -25,7 +25,7 @@ import numpy as np
 
 from .. import hierarchy
 from ..display import change, percent
-from ..drawing import LevelVariances, RunOrderLine, layers
+from ..drawing import RUN_ORDER_TYPES, LevelVariances, RunOrderMarks, layers
 from ..errors import DataError
 from ..keys import PairKey
 from ..plots import svg
@@ -35,6 +35,7 @@ from ..plots.levels import level_variances
 from ..plots.run_order import Series, run_order
 from ..plots.style import SYSTEM_COLOURS
 from ..results import Comparison, Verdict
+from ..textsafe import shortened
 from ._blocks import Block, Details, Figure, Heading, Para
 from ._outcome import estimate_kind, is_one_sided, outcome
 from ._verdicts import change_text, direction, flags_of
@@ -43,6 +44,8 @@ from ._verdicts import change_text, direction, flags_of
 FOREST_ROWS = 60
 #: benchmark plot groups drawn open (the changed and unclear ones first)
 OPEN_PLOTS = 24
+#: a benchmark name in a plot's title is cut in the middle beyond this (the group's heading has it whole)
+TITLE_CHARS = 60
 #: outcomes whose plots open first
 NOTEWORTHY = ("slower", "faster", "unclear")
 _TIME_FLAGS = ("dependence", "trend")
@@ -215,7 +218,8 @@ def _benchmark_plots(report, bench: str, v: Verdict | None, key: str) -> list[Bl
     for j, (system, sample) in enumerate(systems):
         colour = SYSTEM_COLOURS[j % len(SYSTEM_COLOURS)]
         extra = _layers(report, bench, system, sample)
-        label = f"{system} ({role[system]})" if system in role and report.candidate else system
+        name = shortened(system, TITLE_CHARS // 2)  # a file's path as a system's name: the axis keeps its room
+        label = f"{name} ({role[system]})" if system in role and report.candidate else name
         central, central_label = _compared(v, role.get(system))
         sides.append(Side(label, sample.flat, colour, extra, central, central_label))
         per_unit = int(sample.flat.size // sample.shape[0]) if sample.n_levels > 1 else 0
@@ -228,15 +232,23 @@ def _benchmark_plots(report, bench: str, v: Verdict | None, key: str) -> list[Bl
         f"{bench}: the measurements of {names} side by side"
         + (", with fitted densities" if any(s.layers for s in sides) else ""), f"{key}-dist")]
     flags = flags_of(v) if v is not None else []
-    if any(f in flags for f in _TIME_FLAGS) or any(isinstance(x, RunOrderLine) for s in sides for x in s.layers):
-        why = ", ".join(f for f in flags if f in _TIME_FLAGS) or "run-order curves"
-        figs.append(Figure(_svg(lambda: run_order(series, unit, f"{bench}: in run order ({why})"), f"{key}-runs"),
+    if any(f in flags for f in _TIME_FLAGS) or any(isinstance(x, RUN_ORDER_TYPES) for s in sides for x in s.layers):
+        why = ", ".join(f for f in flags if f in _TIME_FLAGS) or _run_order_why(sides)
+        figs.append(Figure(_svg(lambda: run_order(series, unit, f"{shortened(bench, TITLE_CHARS)}: in run order ({why})"),
+                                f"{key}-runs"),
                            f"{bench}: the measurements in the order they were taken ({why})", f"{key}-runs"))
     if levels:
-        figs.append(Figure(_svg(lambda: level_variances(levels, unit, f"{bench}: variance per level"),
+        figs.append(Figure(_svg(lambda: level_variances(levels, unit, f"{shortened(bench, TITLE_CHARS)}: variance per level"),
                                 f"{key}-levels"),
                            f"{bench}: each level's share of the variance", f"{key}-levels"))
     return figs
+
+
+def _run_order_why(sides: list[Side]) -> str:
+    """What the results draw over run order, for the plot's title (their curves' and ranges' labels)."""
+    labels = dict.fromkeys(x.label for s in sides for x in s.layers if isinstance(x, RUN_ORDER_TYPES)
+                           and not isinstance(x, RunOrderMarks))
+    return ", ".join(labels) or "run-order curves"
 
 
 def _level_variances(sample: Any) -> list[LevelVariances]:

@@ -45,7 +45,7 @@ def fmt_ci(low: Any, high: Any, confidence: Any) -> str:
     return f"{level}[{fmt(low)}, {fmt(high)}]"
 
 
-_SKIP = {"warnings", "type", "details", "verdict", "text", "title"}
+_SKIP = {"warnings", "type", "description", "base", "layers", "details", "verdict", "text", "title"}
 
 
 def key_numbers(res: Result) -> list[tuple[str, str]]:

@@ -46,16 +46,24 @@ class Options:
 def layout(report, options: Options | None = None) -> list[Block]:
     """The report as blocks, in reading order."""
     options = options or Options()
-    blocks: list[Block] = [Heading(f"perfrigor report: pipeline {report.pipeline}", 1), Para(_header(report))]
+    blocks: list[Block] = head(report)
     if report.verdicts:
         blocks += _with_verdicts(report, options)
     else:
         blocks += _without_verdicts(report, options)
+    return blocks + steps(report, options)
+
+
+def head(report) -> list[Block]:
+    """The title and the line naming the systems, the number of benchmarks and the source."""
+    return [Heading(f"perfrigor report: pipeline {report.pipeline}", 1), Para(_header(report))]
+
+
+def steps(report, options: Options) -> list[Block]:
+    """The steps: one line, or (verbose) each with its parameters."""
     if options.verbose:
-        blocks += [Heading("Steps"), *steps_list(report, verbose=True)]
-    elif report.steps:
-        blocks.append(steps_line(report))
-    return blocks
+        return [Heading("Steps"), *steps_list(report, verbose=True)]
+    return [steps_line(report)] if report.steps else []
 
 
 def _header(report) -> str:

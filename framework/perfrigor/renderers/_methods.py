@@ -158,6 +158,9 @@ def steps_line(report) -> Para:
     """The steps in one line, for reports that leave their parameters out."""
     names = ", ".join(s.id for s in report.steps)
     skipped = [s.step for s in getattr(report, "skipped", [])]
+    reasons = {s.reason for s in getattr(report, "skipped", [])}
+    if report.steps and len(skipped) == len(report.steps) and len(reasons) == 1:  # nothing ran: say why
+        return Para(f"Steps: none ran ({names}): {reasons.pop()}.")
     extra = f"; not run on this input: {', '.join(skipped)}" if skipped else ""
     return Para(f"Steps: {names}{extra} (their parameters: verbose report, --verbose).")
 

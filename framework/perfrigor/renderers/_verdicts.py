@@ -9,7 +9,7 @@ human units.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..display import change, percent
@@ -57,13 +57,17 @@ def verdict_table(report) -> list[Block]:
     """The verdict table and a line saying what its numbers are."""
     verdicts = report.verdicts
     benches = [b for b in report.benchmarks if b in verdicts] + [b for b in report.benchmarks if b not in verdicts]
-    values, units, statistics = [], [], {}
+    return [Heading("Verdicts"), verdict_rows(report, benches), legend(report)]
+
+
+def verdict_rows(report, benches: Sequence[str]) -> Table:
+    """One row per benchmark of ``benches``, in that order: the central values, the change, the verdict, why."""
+    verdicts = report.verdicts
+    values, units = [], []
     for b in benches:
         v = verdicts.get(b)
-        (base, stat), (cand, _) = _central(report, b, v, "baseline"), _central(report, b, v, "candidate")
-        values.append([base, cand])
+        values.append([_central(report, b, v, "baseline")[0], _central(report, b, v, "candidate")[0]])
         units.append(direction(report, b)[1])
-        statistics.setdefault(stat or "central value", []).append(b)
     texts, label = unit_columns(values, units)
     errors = {e.benchmark: e.message for e in report.errors}
     rows = []
@@ -83,8 +87,17 @@ def verdict_table(report) -> list[Block]:
     columns = [Column("benchmark"), Column(f"baseline{suffix}", numeric=True),
                Column(f"candidate{suffix}", numeric=True), Column(f"change [{level}]", numeric=True),
                Column("verdict"), Column("why")]
-    table = Table(columns, rows)
-    return [Heading("Verdicts"), table, Para(_legend(report, statistics))]
+    return Table(columns, rows)
+
+
+def legend(report) -> Para:
+    """The line under a verdict table: which systems, which central value, how change reads."""
+    verdicts = report.verdicts
+    statistics: dict[str, list[str]] = {}
+    for b in sorted(report.benchmarks, key=lambda b: b not in verdicts):  # those with a verdict first
+        stat = _central(report, b, verdicts.get(b), "baseline")[1]
+        statistics.setdefault(stat or "central value", []).append(b)
+    return Para(_legend(report, statistics))
 
 
 def short_why(reason: str, limit: int = 90) -> str:
@@ -113,8 +126,10 @@ def _legend(report, statistics: Mapping[str, list[str]]) -> str:
         how = "change: of the metric (positive = better)"
     else:
         how = "change: of each metric (times: negative = faster; throughputs: positive = better)"
+    # the median's change is the Hodges-Lehmann shift, not the ratio of the two medians shown: say so
+    median = ", from the median of the ratios of all pairs of runs" if common == "median" and not others else ""
     return (f"baseline {report.baseline}, candidate {report.candidate}: the {common} each verdict compared"
-            + (f" ({others})" if others else "") + f"; {how}.")
+            + (f" ({others})" if others else "") + f"; {how}{median}.")
 
 
 def _names(names: list[str], limit: int = 6) -> str:
@@ -161,6 +176,11 @@ def only_in(report) -> list[Block]:
     if found:
         parts = "; ".join(f"only in {system}: {_names(benches, 20)}" for system, benches in found.items())
         out.append(Para(f"Not compared (measured by one system only): {parts}."))
+    why_not: dict[str, list[str]] = {}
+    for bench, why in (getattr(report, "excluded", None) or {}).items():
+        why_not.setdefault(why, []).append(bench)
+    for why, benches in why_not.items():
+        out.append(Para(f"Not compared ({why}): {_names(benches, 20)}."))
     return out
 
 
@@ -176,8 +196,8 @@ def reasons(report) -> list[Block]:
                 head += f" [{level}{fmt(v.ci_low)}, {fmt(v.ci_high)}]"
         if v.method:
             head += f", from {v.method}"
-        if v.threshold:
-            head += f" (same within ±{v.threshold:.1%})"
+        if v.threshold:  # the rule, not a finding: "faster (same within ±1%)" read as a contradiction
+            head += f" (changes within ±{v.threshold:.1%} count as the same)"
         more = list(v.reasons)
         flags = flags_of(v)
         if flags:

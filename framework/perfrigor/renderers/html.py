@@ -8,10 +8,11 @@ method details are ``<details>`` groups a reader opens on demand.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from html import escape
+from html import escape as _escape
 
 from ..errors import ConfigError
 from ..plots.style import OUTCOME_COLOURS
+from ..textsafe import encodable, one_line, shortened
 from ._blocks import Block, Details, Figure, Heading, Item, Items, Para, Table
 from ._layout import Options, layout
 
@@ -30,6 +31,7 @@ th { background: #edf2f7; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 tr:nth-child(even) td { background: #f7fafc; }
 td:not(:last-child) { white-space: nowrap; }
+td:last-child { min-width: 14rem; }
 ul { padding-left: 1.4rem; } li { margin: .2rem 0; white-space: pre-line; }
 span.more { color: #4a5568; font-size: 13px; }
 details { margin: .35rem 0; border-left: 3px solid #e2e8f0; padding-left: .7rem; }
@@ -42,11 +44,28 @@ footer { margin-top: 2rem; color: #718096; font-size: 12px; }
 """
 
 
+def escape(text: str, quote: bool = True) -> str:
+    """A text as HTML: markup escaped, on one line (a name's line break or control characters shown as
+    escapes, as in the other formats: perfrigor.textsafe)."""
+    return _escape(one_line(text), quote)
+
+
 def _item(item: Item) -> str:
     """Its line as is; the further lines (key numbers, reasons) quieter, each on its own line."""
-    first, *rest = [*(item.text.splitlines() or [""]), *item.more]
+    first, *rest = [item.text, *item.more]
     more = "<br>".join(escape(line) for line in rest)
     return escape(first) + (f'<br><span class="more">{more}</span>' if rest else "")
+
+
+#: the longest text a column that does not wrap shows whole (a longer one, a benchmark name of 100
+#: characters, is cut in the middle and shown whole on hover): the table stays readable at 1280 px
+CELL_CHARS = 48
+
+
+def _cell(text: str, nowrap: bool) -> str:
+    if not nowrap or len(text) <= CELL_CHARS:
+        return escape(text)
+    return f'<span title="{escape(text)}">{escape(shortened(text, CELL_CHARS))}</span>'
 
 
 def _classes(tone: str, numeric: bool) -> str:
@@ -75,7 +94,8 @@ class HtmlRenderer:
         body: list[str] = []
         self._blocks(layout(report, Options(verbose=verbose, figures=plots, max_plots=max_plots)), body)
         title = escape(f"perfrigor report: {report.pipeline}")
-        return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        # encodable: a lone surrogate in a name (valid JSON, not UTF-8) reaches the plots' texts too
+        return encodable("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                 f"<title>{title}</title>\n<style>{CSS}{_TONES}</style>\n</head>\n<body>\n"
                 + "\n".join(body)
@@ -101,9 +121,10 @@ class HtmlRenderer:
     @staticmethod
     def _table(block: Table) -> str:
         head = "".join(f"<th>{escape(c.header)}</th>" for c in block.columns)
+        last = len(block.columns) - 1
         rows = "".join(
-            "<tr>" + "".join(f"<td{_classes(cell.tone, col.numeric)}>{escape(cell.text)}</td>"
-                             for cell, col in zip(row, block.columns, strict=True)) + "</tr>"
+            "<tr>" + "".join(f"<td{_classes(cell.tone, col.numeric)}>{_cell(cell.text, i < last)}</td>"
+                             for i, (cell, col) in enumerate(zip(row, block.columns, strict=True))) + "</tr>"
             for row in block.rows)
         return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..textsafe import terminal_safe
+from ..textsafe import one_line, terminal_safe
 from ._blocks import Block, Details, Figure, Heading, Items, Para, Table
 from ._layout import Options, layout
 
@@ -12,8 +12,9 @@ _UNDERLINE = {1: "=", 2: "-"}
 
 
 def _table(t: Table) -> list[str]:
-    texts = [[cell.text for cell in row] for row in t.rows]
-    cols = list(zip(*([t.headers] + texts), strict=True)) if texts else [[h] for h in t.headers]
+    texts = [[one_line(cell.text) for cell in row] for row in t.rows]
+    headers = [one_line(h) for h in t.headers]
+    cols = list(zip(*([headers] + texts), strict=True)) if texts else [[h] for h in headers]
     widths = [max(len(c) for c in col) for col in cols]
     numeric = [c.numeric for c in t.columns]
 
@@ -27,7 +28,7 @@ def _table(t: Table) -> list[str]:
                 out.append(c.rjust(w) if numeric[i] and not header else c.ljust(w))
         return "  ".join(out).rstrip()
 
-    out = [line(t.headers, header=True), line(["-" * w for w in widths])]
+    out = [line(headers, header=True), line(["-" * w for w in widths])]
     out += [line(r) for r in texts]
     return out
 
@@ -53,10 +54,10 @@ class TextRenderer:
             elif isinstance(block, Para):
                 if lines and lines[-1].startswith("  "):
                     lines.append("")
-                lines.append(block.text)
+                lines.append(one_line(block.text))
             elif isinstance(block, Items):
                 for item in block.items:
-                    first, *rest = [*(item.text.splitlines() or [""]), *item.more]
+                    first, *rest = [one_line(line) for line in (item.text, *item.more)]
                     lines.append(f"  * {first}")
                     lines += [f"    {r}" for r in rest]
             elif isinstance(block, Table):
@@ -66,6 +67,7 @@ class TextRenderer:
 
     @staticmethod
     def _heading(text: str, level: int, lines: list[str]) -> None:
+        text = one_line(text)  # a name in a heading must not start a line of its own
         if lines:
             lines.append("")
         lines += [text, _UNDERLINE.get(level, "~") * len(text)]

@@ -43,6 +43,9 @@ def prepare(sample: Any, what: str = "sample") -> tuple[pr.Sample, np.ndarray, l
         raise pr.DataError(f"{label}: values up to {np.abs(x).max():g} are too large for a mixture fit (their "
                            "spread overflows floating point)")
     distinct = _distinct(x)
+    if x.size == 1:
+        raise pr.DataError(f"{label}: one value ({x[0]:g}): no mixture to fit (it needs at least {MIN_DISTINCT} "
+                           "distinct values); repeat the measurement")
     if distinct == 1:
         raise pr.DataError(f"{label}: all {x.size} values equal {x[0]:g}; performance is stable at that value "
                            "and no mixture can be fitted (zero variance)")

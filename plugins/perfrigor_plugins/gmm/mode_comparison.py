@@ -57,6 +57,20 @@ class MatchedMode:
         """Where the mode lies: the baseline's location, else the candidate's (a mode of one system only)."""
         return self.baseline_location if self.baseline_location is not None else self.candidate_location
 
+    @property
+    def in_both(self) -> bool:
+        """Whether both systems have runs in this mode."""
+        return bool(self.baseline_runs and self.candidate_runs)
+
+    def shares(self, where: str) -> str:
+        """Each system's share of runs in this mode, in words ("40% vs 56% of runs at 3.458 us"); a mode one
+        system lacks is said to be one (never "0% vs 56%" under "the same modes")."""
+        if not self.baseline_runs:
+            return f"{self.candidate_share:.0%} of the candidate's runs at {where}, where the baseline has none"
+        if not self.candidate_runs:
+            return f"{self.baseline_share:.0%} of the baseline's runs at {where}, where the candidate has none"
+        return f"{self.baseline_share:.0%} vs {self.candidate_share:.0%} of runs at {where}"
+
 
 @attrs.frozen(kw_only=True)
 class ModeComparison(pr.Comparison):
@@ -243,9 +257,10 @@ class ModeComparisonComparator(pr.Comparator):
                     f"{', '.join(q(m.baseline_location) for m in matched if m.baseline_runs)}, "
                     f"candidate at {', '.join(q(m.candidate_location) for m in matched if m.candidate_runs)}")
         else:
-            shares = "; ".join(f"{m.baseline_share:.0%} vs {m.candidate_share:.0%} of runs at {q(m.location)}"
-                               + (f" -> {q(m.candidate_location)}" if kind == SHIFTED else "") for m in matched)
-            head = (f"{'shared' if kind == SHARED else 'shifted'} modes at {where}: {shares}"
+            shares = "; ".join(m.shares(q(m.location)) + (f" -> {q(m.candidate_location)}" if kind == SHIFTED else "")
+                               for m in matched)
+            what = "shifted" if kind == SHIFTED else "shared" if all(m.in_both for m in matched) else "partly shared"
+            head = (f"{what} modes at {where}: {shares}"
                     + ("" if shares_p is None else f" (shares differ: p = {shares_p:.2g})" if shares_p < alpha
                        else f" (shares do not differ significantly, p = {shares_p:.2g})"))
         if main is not None and main.speedup is not None:

@@ -105,13 +105,13 @@ class MixtureFit(pr.Result):
 
     def plot_layers(self, sample: Any) -> list:
         """The fitted density (components dashed, CDF for describe --plot) and its modes, for the plots."""
-        mix = self.mixture()
         span = (min(m - 3 * s for m, s in zip(self.means, self.sds, strict=True)),
                 max(m + 3 * s for m, s in zip(self.means, self.sds, strict=True)))
         label = ("fitted normal" if self.n_components == 1
                  else f"fitted mixture ({self.n_components} components)")
-        density = pr.drawing.Density(mix.pdf, label, components=mix.component_pdfs if self.n_components > 1 else None,
-                                     cdf=mix.cdf, span=span)
+        # as normals (data), not the Mixture's functions: a saved report draws them without this plugin
+        density = pr.drawing.Density.of_normals(pr.drawing.Normals(self.weights, self.means, self.sds), label,
+                                                span=span)
         if self.modes_undecided:  # no mode is a finding: none is marked
             return [density]
         k = len(self.distinct_modes)

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import perfrigor as pr
 
-from .comparator import HPT
-
-__all__ = ["HPT"]
+#: the public names, imported from their modules on first use (loading the plugin imports none)
+EXPORTS = {"HPT": "comparator"}
+__all__ = sorted(EXPORTS)
+__getattr__ = pr.lazy_exports(__name__, EXPORTS)
 
 PRESET = {
     "name": "hpt",
@@ -21,8 +22,10 @@ PRESET = {
 
 
 @pr.hookimpl
-def perfrigor_components() -> list[type]:
-    return [HPT]
+def perfrigor_components() -> list[pr.LazyComponent]:
+    return [pr.LazyComponent(f"{__name__}.comparator:HPT", "hpt", "comparator",
+                             "Hierarchical Performance Testing (Chen et al.): confidence and r-Speedup over a suite.",
+                             scope="suite")]
 
 
 @pr.hookimpl

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import perfrigor as pr
 
-from .estimator import Independence, IndependenceResult, SeriesCheck
-
-__all__ = ["Independence", "IndependenceResult", "SeriesCheck"]
+#: the public names, imported from their modules on first use (loading the plugin imports none)
+EXPORTS = {"Independence": "estimator", "IndependenceResult": "estimator", "SeriesCheck": "estimator"}
+__all__ = sorted(EXPORTS)
+__getattr__ = pr.lazy_exports(__name__, EXPORTS)
 
 
 @pr.hookimpl
-def perfrigor_components() -> list[type[pr.Component]]:
-    return [Independence]
+def perfrigor_components() -> list[pr.LazyComponent]:
+    return [pr.LazyComponent(f"{__name__}.estimator:Independence", "independence", "estimator",
+                             "Are the runs independent? Run-order trend, lag-1 autocorrelation, effective sample "
+                             "size.")]

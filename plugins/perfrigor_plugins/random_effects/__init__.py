@@ -12,17 +12,27 @@ from __future__ import annotations
 import perfrigor as pr
 
 from .command import PLAN
-from .mean_ci import MeanCI
-from .plan import ExperimentPlan, ExperimentPlanner
-from .variance import VarianceComponents, VarianceComponentsEstimator
 
-__all__ = ["ExperimentPlan", "ExperimentPlanner", "MeanCI", "VarianceComponents",
-           "VarianceComponentsEstimator"]
+#: the public names, imported from their modules on first use (loading the plugin imports no method module)
+EXPORTS = {"ExperimentPlan": "plan", "ExperimentPlanner": "plan", "MeanCI": "mean_ci",
+           "VarianceComponents": "variance", "VarianceComponentsEstimator": "variance"}
+__all__ = sorted(EXPORTS)
+__getattr__ = pr.lazy_exports(__name__, EXPORTS)
 
 
 @pr.hookimpl
-def perfrigor_components() -> list[type[pr.Component]]:
-    return [VarianceComponentsEstimator, MeanCI, ExperimentPlanner]
+def perfrigor_components() -> list[pr.LazyComponent]:
+    return [
+        pr.LazyComponent(f"{__name__}.variance:VarianceComponentsEstimator", "variance-components", "estimator",
+                         "Variance of each level of a hierarchical sample: S_i² and unbiased T_i² (Kalibera & "
+                         "Jones)."),
+        pr.LazyComponent(f"{__name__}.mean_ci:MeanCI", "mean-ci", "estimator",
+                         "Mean of one system with its t or hierarchical-bootstrap confidence interval (Kalibera & "
+                         "Jones)."),
+        pr.LazyComponent(f"{__name__}.plan:ExperimentPlanner", "experiment-plan", "estimator",
+                         "Optimal repetition counts per level from an initial experiment and costs (Kalibera & Jones "
+                         "§6.1)."),
+    ]
 
 
 @pr.hookimpl

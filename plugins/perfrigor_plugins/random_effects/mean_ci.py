@@ -44,6 +44,17 @@ class MeanEstimate(pr.Estimate):
         return (f"mean {q(self.estimate, unit)}, {self.confidence:.0%} CI {q(self.ci_low, unit)} to "
                 f"{q(self.ci_high, unit)}{pm}; {how}")
 
+    def interval_at(self, confidence: float) -> tuple[float, float] | None:
+        """The t interval at another level (``confidence_interval(0.99)``): mean ± t quantile x standard
+        error, both kept in ``details``; None for a bootstrap interval (its replicates are not kept)."""
+        from scipy import stats
+
+        d = self.details
+        if d.get("method") != "t" or self.estimate is None:
+            return None
+        half = float(stats.t.ppf(0.5 + confidence / 2, d["dof"])) * d["std_error"]
+        return (self.estimate - half, self.estimate + half)
+
     def plot_layers(self, sample: Any) -> list:
         """The mean and its interval, drawn below the sample's distribution."""
         if self.estimate is None:

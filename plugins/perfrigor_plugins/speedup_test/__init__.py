@@ -10,22 +10,16 @@ from __future__ import annotations
 
 import perfrigor as pr
 
-from .comparator import SpeedupTest
 from .config_reader import SpeedupTestConfigReader
-from .hypothesis_tests import (
-    FisherF,
-    KolmogorovSmirnov,
-    ShapiroWilk,
-    StudentT,
-    WelchT,
-    WilcoxonMannWhitney,
-)
-from .proportion import AcceleratedProportion, needed_benchmarks, proportion_interval
 from .renderers import SpeedupTestOutRenderer, SpeedupTestReportRenderer, SpeedupTestWarningRenderer
 
-__all__ = ["AcceleratedProportion", "FisherF", "KolmogorovSmirnov", "ShapiroWilk", "SpeedupTest",
-           "SpeedupTestConfigReader", "StudentT", "WelchT", "WilcoxonMannWhitney", "needed_benchmarks",
-           "proportion_interval"]
+#: the public names, imported from their modules on first use (loading the plugin imports no method module)
+EXPORTS = {"AcceleratedProportion": "proportion", "FisherF": "hypothesis_tests", "KolmogorovSmirnov": "hypothesis_tests",
+           "ShapiroWilk": "hypothesis_tests", "SpeedupTest": "comparator", "StudentT": "hypothesis_tests",
+           "WelchT": "hypothesis_tests", "WilcoxonMannWhitney": "hypothesis_tests",
+           "needed_benchmarks": "proportion", "proportion_interval": "proportion"}
+__all__ = sorted([*EXPORTS, "SpeedupTestConfigReader"])
+__getattr__ = pr.lazy_exports(__name__, EXPORTS)
 
 PRESET = {
     "name": "speedup-test",
@@ -43,9 +37,29 @@ PRESET = {
 
 
 @pr.hookimpl
-def perfrigor_components() -> list[type]:
-    return [ShapiroWilk, FisherF, StudentT, WelchT, WilcoxonMannWhitney, KolmogorovSmirnov, SpeedupTest,
-            AcceleratedProportion]
+def perfrigor_components() -> list[pr.LazyComponent]:
+    tests = f"{__name__}.hypothesis_tests"
+    return [
+        pr.LazyComponent(f"{tests}:ShapiroWilk", "shapiro-wilk", "test",
+                         "Shapiro-Wilk normality test of one sample (R's shapiro.test); H0: the sample is normal."),
+        pr.LazyComponent(f"{tests}:FisherF", "fisher-f", "test",
+                         "Fisher's F test of equal variances (R's var.test); two-sided by default."),
+        pr.LazyComponent(f"{tests}:StudentT", "student-t", "test",
+                         "Student's t test with pooled variance (R's t.test, var.equal=TRUE); one-sided: candidate "
+                         "faster."),
+        pr.LazyComponent(f"{tests}:WelchT", "welch-t", "test",
+                         "Welch's t test for unequal variances (R's t.test default); one-sided: candidate faster."),
+        pr.LazyComponent(f"{tests}:WilcoxonMannWhitney", "wilcoxon-mann-whitney", "test",
+                         "Wilcoxon-Mann-Whitney rank-sum test as R's wilcox.test; one-sided: candidate faster."),
+        pr.LazyComponent(f"{tests}:KolmogorovSmirnov", "kolmogorov-smirnov", "test",
+                         "Two-sample Kolmogorov-Smirnov test as R 4.2's ks.test (exact p-values also with ties)."),
+        pr.LazyComponent(f"{__name__}.comparator:SpeedupTest", "speedup-test", "comparator",
+                         "The Speedup-Test: is the speedup of the mean or of the median significant at "
+                         "``confidence``?", shorthands=("weight",)),
+        pr.LazyComponent(f"{__name__}.proportion:AcceleratedProportion", "accelerated-proportion", "comparator",
+                         "Confidence interval of the proportion of benchmarks with a significant speedup (P§4).",
+                         scope="suite", shorthands=("precision",)),
+    ]
 
 
 @pr.hookimpl

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import perfrigor as pr
 
-from .component import VerdictStep
-
-__all__ = ["VerdictStep"]
+#: the public names, imported from their modules on first use (loading the plugin imports none)
+EXPORTS = {"VerdictStep": "component"}
+__all__ = sorted(EXPORTS)
+__getattr__ = pr.lazy_exports(__name__, EXPORTS)
 
 
 @pr.hookimpl
-def perfrigor_components() -> list[type[pr.Component]]:
-    return [VerdictStep]
+def perfrigor_components() -> list[pr.LazyComponent]:
+    return [pr.LazyComponent(f"{__name__}.component:VerdictStep", "verdict", "comparator",
+                             "One calibrated answer per benchmark (faster, slower, same, unclear) and for the suite.")]

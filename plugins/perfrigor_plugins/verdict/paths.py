@@ -147,13 +147,13 @@ def ranks(old: pr.Sample, new: pr.Sample, confidence: float, method: str,
         shift = pr.stats.yuen_shift(np.log(x), np.log(y), confidence, inflation=taus, trim=TRIM,
                                     rounding=resolution or 0.0)
         notes.append("the interval (trimmed means) is widened for the runs' serial dependence")
-        statistic = "trimmed mean"
+        statistic = "trimmed geometric mean"
     elif tiny and not dependent:  # the means of log values, which assume roughly normal noise, are all that is left
         flags.append("tiny")
         shift = pr.stats.yuen_shift(np.log(x), np.log(y), confidence, trim=0.0, rounding=resolution or 0.0)
         notes.append(f"{x.size} and {y.size} runs are too few for a rank test at {confidence:.0%}: compared on "
                      "the means of log times (Welch), which assume roughly normal noise; run more to be safe")
-        statistic = "mean"
+        statistic = "geometric mean"
     else:  # rank-sum interval (widened by tau below 20 runs: t quantiles of 1 or 2 df make absurd means)
         shift = pr.stats.hodges_lehmann(np.log(x), np.log(y), confidence, inflation=taus)
         statistic = "median"
@@ -169,9 +169,24 @@ def ranks(old: pr.Sample, new: pr.Sample, confidence: float, method: str,
             significant = significant and (low > 1.0 or high < 1.0)
         notes.append(f"the values sit on a grid of {resolution:.2%} of their size (the timer's resolution)")
     answer = Answer(speedup_from_shift(shift.estimate, lib), low, high, significant, shift.pvalue)
-    return Path(method, answer, statistic, float(np.median(x)), float(np.median(y)), tuple(dict.fromkeys(flags)),
+    # each side's value of the statistic the change is computed from (a row must not show medians beside
+    # a change of geometric means): the Hodges-Lehmann shift is the medians'; Yuen's and Welch's shifts
+    # are the differences of (trimmed) means of logs, i.e. ratios of (trimmed) geometric means
+    if statistic == "median":
+        central = float(np.median(x)), float(np.median(y))
+    else:
+        trim = TRIM if statistic == "trimmed geometric mean" else 0.0
+        central = _geometric_mean(x, trim), _geometric_mean(y, trim)
+    return Path(method, answer, statistic, *central, tuple(dict.fromkeys(flags)),
                 tuple(notes),
                 details={"test": shift.method, "pvalue": shift.pvalue, "tau": list(taus), "df": shift.df})
+
+
+def _geometric_mean(values: np.ndarray, trim: float) -> float:
+    """The geometric mean of ``values`` after cutting ``floor(trim * n)`` from each end (as Yuen's shift does)."""
+    logs = np.sort(np.log(values))
+    cut = int(trim * logs.size)
+    return float(np.exp(logs[cut:logs.size - cut].mean()))
 
 
 def lonely(old: pr.Sample, new: pr.Sample) -> Path:
@@ -224,13 +239,13 @@ def modes(old: pr.Sample, new: pr.Sample, found: Found, confidence: float, flags
     res = found.result
     matched = list(res.modes)
     flags = ["multimodal", *flags]
-    shares = "; ".join(f"{m.baseline_share:.0%} vs {m.candidate_share:.0%} of runs at "
-                       f"{_loc(m.location, old)}"
-                       for m in matched)
+    shares = "; ".join(m.shares(_loc(m.location, old)) for m in matched)
+    in_both = all(m.in_both for m in matched)
     alpha = 1.0 - confidence
     moved = res.shares_pvalue is not None and res.shares_pvalue < alpha
     details = {"kind": res.kind, "shares": shares, "shares_pvalue": res.shares_pvalue}
-    notes = [f"{'the same' if res.kind == 'shared' else 'shifted'} {len(matched)} modes: {shares}"
+    lead = "shifted " if res.kind != "shared" else "the same " if in_both else ""
+    notes = [f"{lead}{len(matched)} modes: {shares}"
              + (f" (the shares differ, p = {res.shares_pvalue:.2g})" if moved else ""), *notes]
     if moved:
         flags.append("shares")
@@ -249,7 +264,10 @@ def modes(old: pr.Sample, new: pr.Sample, found: Found, confidence: float, flags
     unclear = path.unclear
     if unclear is None and moved and not path.answer.significant:
         unclear = (f"the modes did not move, their shares did: {shares}; that is the session, not the code, "
-                   "as often as not: rerun both systems in several sessions")
+                   "as often as not: rerun both systems in several sessions" if in_both else
+                   f"the mode at {where} did not move, but the runs moved between modes, one of which only one "
+                   f"system has: {shares}; the code or the session may have done that: rerun both systems in "
+                   "several sessions")
     return attrs.evolve(path, statistic=f"mode at {where}", unclear=unclear,
                         details={**path.details, **details})
 
