@@ -14,7 +14,7 @@ import sys
 import pytest
 
 #: imported only when a component runs (or a plot is drawn)
-HEAVY = ("scipy", "sklearn", "matplotlib", "pandas", "perfrigor_plugins.gmm.em", "perfrigor_plugins.gmm.fitting",
+HEAVY = ("scipy", "sklearn", "matplotlib", "pandas", "pyarrow", "perfrigor_plugins.gmm.em", "perfrigor_plugins.gmm.fitting",
          "perfrigor_plugins.gmm.ksfit", "perfrigor.stats", "perfrigor.resampling", "perfrigor.renderers._figures")
 
 

@@ -98,7 +98,7 @@ def test_the_graph_sees_function_level_imports(tmp_path):
 #: in a comment beside it: start-up (the figure modules, the installed metadata); imports of the heavy
 #: libraries (scipy, matplotlib, pandas, dask) may be lazy anywhere
 KEPT_LAZY = {("renderers/_layout.py", "._figures"), ("renderers/html.py", "..")}
-HEAVY = ("scipy", "matplotlib", "pandas", "dask", "distributed")
+HEAVY = ("scipy", "matplotlib", "pandas", "pyarrow", "dask", "distributed")
 
 
 def _function_level_imports(path: Path) -> list[tuple[str, int]]:

@@ -38,8 +38,8 @@ from .numbers import parse_number
 from .options import ReaderOption, check_options
 from .pyperf import PyperfReader
 from .pytest_benchmark import PytestBenchmarkReader
-from .tidy import TidyJsonReader
 from .tidy_csv import TidyCsvReader
+from .tidy_json import TidyJsonReader
 from .values import ValuesReader
 
 BUILTIN_READERS = [

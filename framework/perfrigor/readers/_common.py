@@ -58,6 +58,36 @@ def input_chunks(path: Path, size: int = CHUNK) -> Iterator[bytes]:
         raise DataError(f"{path}: cannot read: {exc.strerror or exc}") from None
 
 
+#: deflate's largest ratio (a run of one byte): a gzip trailer stating more is not believed
+DEFLATE_MAX_RATIO = 1032
+
+
+def data_size(path: Path) -> int:
+    """The bytes a read of ``path`` will see, as a hint: its size, or the unpacked size a gzip trailer states.
+
+    For choosing a reader and reserving room only (never trusted otherwise): the trailer gives the
+    last member's size modulo 4 GiB, and is bounded by deflate's largest ratio and the input limits.
+    """
+    try:
+        size = path.stat().st_size
+        if size < 18:
+            return size
+        with path.open("rb") as fh:
+            if fh.read(2) != GZIP_MAGIC:
+                return size
+            fh.seek(-4, os.SEEK_END)
+            stated = int.from_bytes(fh.read(4), "little")
+    except OSError:
+        return 0  # the read itself says what is wrong
+    limit = current_limits()
+    bounds = [stated, DEFLATE_MAX_RATIO * size]
+    if limit.max_size is not None:
+        bounds.append(limit.max_size)
+    if limit.max_ratio is not None:
+        bounds.append(max(RATIO_FLOOR, int(limit.max_ratio * size)))
+    return max(size, min(bounds))
+
+
 def check_size(path: Path, size: int | None = None) -> None:
     """DataError when a file is larger than the input size limit of the read in progress."""
     limit = current_limits().max_size
@@ -123,6 +153,51 @@ def line_chunks(path: Path, size: int = LINE_CHUNK) -> Iterator[tuple[bytes, int
         offset += len(body)
     if tail:
         yield tail, line, offset
+
+
+class Growing:
+    """An array filled part by part, in room reserved ahead (grown by half when short, trimmed at the end).
+
+    The numbers of a large file are written once into their final array, rather than kept in
+    parts and joined (which holds them twice); :meth:`frozen` hands it over read-only, and a
+    Sample takes a read-only array without copying it.
+    """
+
+    def __init__(self, dtype: Any) -> None:
+        self.data = np.empty(0, dtype=dtype)
+        self.size = 0
+
+    def reserve(self, size: int) -> None:
+        if not self.size:  # nothing to keep: fresh room, its pages touched only as they are written
+            self.data = np.empty(max(size, self.data.size), dtype=self.data.dtype)
+        elif size > self.data.size:
+            self.data.resize(size, refcheck=False)
+
+    def add(self, part: np.ndarray) -> None:
+        end = self.size + part.size
+        if end > self.data.size:
+            self.reserve(max(end, self.data.size + self.data.size // 2))
+        self.data[self.size:end] = part
+        self.size = end
+
+    def widen(self, dtype: Any) -> None:
+        """Hold values of ``dtype`` from now on (codes that outgrow their integer type)."""
+        if np.dtype(dtype) != self.data.dtype:
+            self.data = self.data.astype(dtype)
+
+    def filled(self) -> np.ndarray:
+        """The values added so far (a view: valid until the next add)."""
+        return self.data[:self.size]
+
+    def shrink(self, size: int) -> None:
+        """Let go of the values from ``size`` on (their memory goes back; no view of them may remain)."""
+        self.size = min(self.size, size)
+        self.data.resize(self.size, refcheck=False)
+
+    def frozen(self) -> np.ndarray:
+        self.data.resize(self.size, refcheck=False)
+        self.data.setflags(write=False)
+        return self.data
 
 
 def not_utf8(chunk: bytes, exc: UnicodeDecodeError, path: Path, line: int, offset: int) -> DataError:

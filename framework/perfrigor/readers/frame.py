@@ -18,7 +18,7 @@ import numpy as np
 from ..data import Sample, Suite
 from ..errors import DataError
 from .options import check_options
-from .tidy import ColumnMap, TidyJsonReader, from_columns
+from .tidy import TIDY, ColumnMap, from_columns
 
 #: how errors and sources name a DataFrame
 FRAME_SOURCE = "<DataFrame>"
@@ -38,7 +38,7 @@ def read_frame(frame: Any, **options: Any) -> Sample | Suite:
         raise DataError(f"{FRAME_SOURCE}: duplicate column name(s) {dup}")
     if len(frame) == 0:
         raise DataError(f"{FRAME_SOURCE}: no rows")
-    check_options(TidyJsonReader(), options)
+    check_options(TIDY, options)
     m = ColumnMap(columns, FRAME_SOURCE, **options)
     path = Path(FRAME_SOURCE)
     cells = {}

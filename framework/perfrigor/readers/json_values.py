@@ -18,7 +18,7 @@ from . import _jsonlines
 from ._common import at, lines_of, number, numbers, positions, sample_or_suite
 from ._jsonlines import line_of, value_line
 from .options import LOWER_IS_BETTER, UNIT
-from .tidy import TidyJsonReader
+from .tidy_json import TidyJsonReader
 
 
 def _values(node: Any, path: Path, what: str, line: int | None = None) -> tuple[Any, Any]:

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..data import Sample, Suite
 from ..errors import DataError
-from ._common import at, json_type, number, positions, sample_or_suite, space_key
+from ._common import Growing, at, json_type, number, positions, sample_or_suite, space_key
 
 
 def place(path: Path, line: int) -> str:
@@ -81,6 +81,10 @@ class Names:
         with contextlib.suppress(TypeError):
             self._codes[raw] = code
         return code
+
+    def known(self, texts: Sequence[str]) -> list[int | None]:
+        """The code of each text met before as a cell; None for a text not met yet."""
+        return list(map(self._codes.get, texts))
 
     def encode(self, cells: Sequence[Any], lines: Sequence[int]) -> tuple[np.ndarray, int | None, DataError | None]:
         """Each cell's code; at the first bad cell stop: ``(codes, its index, its DataError)``."""
@@ -258,16 +262,80 @@ def group(path: Path, columns: Any, lines: np.ndarray, value_lines: np.ndarray, 
             if levels:  # several rows per deepest unit: an implicit innermost level
                 names_of_levels.append("iteration" if "iteration" not in names_of_levels else "repetition")
         block = slice(int(offsets[s]), int(offsets[s + 1]))
-        arr = sorted_values[block].reshape(shape)
         unit_text = unit[0].names[unit[1][order[block.start]]] if unit is not None else m.unit
-        lower, why = m.direction(unit_text)
-        metadata = {} if lower and m.lower_is_better is None and why.startswith("the default") else {
-            "direction": f"{'lower' if lower else 'higher'} is better ({why})"}
-        data.setdefault(b_name, {})[s_name] = Sample(
-            arr, levels=names_of_levels or ["run"], unit=unit_text, lower_is_better=lower,
-            name=s_name if system else path.name, source=str(path), metadata=metadata,
-            positions=positions(sorted_lines[block].reshape(shape)) if positioned else None)
+        data.setdefault(b_name, {})[s_name] = make_sample(
+            m, path, sorted_values[block].reshape(shape), names_of_levels, unit_text, s_name if system else None,
+            positions(sorted_lines[block].reshape(shape)) if positioned else None)
     return sample_or_suite(data, path, named=bench is not None)
+
+
+def make_sample(m: Any, path: Path, values: np.ndarray, levels: Sequence[str], unit: str, system: str | None,
+                lines: np.ndarray | None) -> Sample:
+    """One sample of a tidy table: its values and lines shaped by its levels; the direction from its unit."""
+    lower, why = m.direction(unit)
+    metadata = {} if lower and m.lower_is_better is None and why.startswith("the default") else {
+        "direction": f"{'lower' if lower else 'higher'} is better ({why})"}
+    return Sample(values, levels=list(levels) or ["run"], unit=unit, lower_is_better=lower,
+                  name=system if system is not None else path.name, source=str(path), metadata=metadata,
+                  positions=lines)
+
+
+class LineRuns:
+    """The line of each row of a table, kept as runs of rows on evenly spaced lines.
+
+    A large CSV's rows are nearly all in a few runs of consecutive lines (a JSON file's records
+    in runs of lines as many apart as a record has lines): their lines cost nothing until a
+    sample's positions are written (:meth:`fill`).
+    """
+
+    def __init__(self) -> None:
+        self.rows = Growing(np.int64)  # the row where each run starts
+        self.lines = Growing(np.int64)  # its line
+        self.steps = Growing(np.int64)  # the lines from one row of the run to the next
+        self.size = 0
+
+    def add(self, first: int | np.ndarray, count: int = 0) -> None:
+        """Rows on the lines ``first`` (an array), or ``count`` rows on consecutive lines from line ``first``."""
+        if isinstance(first, np.ndarray):
+            count = first.size
+            if not count:
+                return
+            gaps = np.diff(first)
+            starts = np.concatenate(([0], np.flatnonzero(gaps[1:] != gaps[:-1]) + 1))
+            lines, steps = first[starts], np.append(gaps, 1)[starts]
+        else:
+            if not count:
+                return
+            starts, lines, steps = np.zeros(1, dtype=np.int64), np.array([first]), np.ones(1, dtype=np.int64)
+        if self.size:  # the last run may go on
+            row, line, step = self.rows.filled()[-1], self.lines.filled()[-1], self.steps.filled()[-1]
+            if lines[0] - (line + step * (self.size - 1 - row)) == step and (count == 1 or steps[0] == step):
+                starts, lines, steps = starts[1:], lines[1:], steps[1:]
+        self.rows.add(starts + self.size)
+        self.lines.add(lines)
+        self.steps.add(steps)
+        self.size += count
+
+    def fill(self, out: np.ndarray, start: int) -> np.ndarray:
+        """Write the lines of the rows ``start, start + 1, ...`` into ``out`` (one-dimensional); return it."""
+        if not out.size:
+            return out
+        rows, lines, steps = self.rows.filled(), self.lines.filled(), self.steps.filled()
+        first = int(np.searchsorted(rows, start, side="right")) - 1
+        last = int(np.searchsorted(rows, start + out.size, side="left"))  # the runs first..last-1 hold the rows
+        inner = np.arange(first + 1, last)
+        at = rows[inner] - start
+        out[:] = 0  # each row's step: that of its run
+        out[0] = steps[first]
+        out[at] = steps[inner] - steps[inner - 1]
+        np.cumsum(out, out=out)
+        out[0] = lines[first] + steps[first] * (start - rows[first])  # then the first line, and a jump where a run starts
+        out[at] = lines[inner] - (lines[inner - 1] + steps[inner - 1] * (rows[inner] - 1 - rows[inner - 1]))
+        return np.cumsum(out, out=out)
+
+    def array(self) -> np.ndarray:
+        """Every row's line."""
+        return self.fill(np.empty(self.size, dtype=np.int64), 0)
 
 
 def _raise_unbalanced(path: Path, where: str, lines: np.ndarray, mine: np.ndarray,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -20,8 +21,7 @@ import numpy as np
 from .. import units
 from ..data import Sample, Suite
 from ..errors import DataError
-from . import _jsonlines, table
-from ._common import at
+from . import table
 from .options import LOWER_IS_BETTER, UNIT, ReaderOption, check_options
 
 VALUE_NAMES = ("value", "time", "times", "seconds", "secs", "sec", "runtime", "duration", "elapsed",
@@ -54,6 +54,9 @@ OPTIONS = {
     "unit": UNIT,
     "lower_is_better": LOWER_IS_BETTER,
 }
+#: what every tidy table's options are checked against: the ``tidy-json`` reader's (DataFrames and JSON
+#: values' records are read by its rules)
+TIDY = SimpleNamespace(name="tidy-json", options=OPTIONS)
 
 
 def _norm(name: str) -> str:
@@ -203,7 +206,7 @@ def build_table(rows: Iterable[tuple[int, Mapping[str, Any]]], columns: Sequence
     ``text``: the cells are text (CSV, a DataFrame), whose strings are parsed as numbers; in JSON a
     value must be a JSON number.
     """
-    check_options(TidyJsonReader(), options)  # for DataFrames and JSON values' records too
+    check_options(TIDY, options)  # for DataFrames and JSON values' records too
     m = ColumnMap(columns, str(path), **options)
     rows = rows if isinstance(rows, list) else list(rows)
     lines = [line for line, _ in rows]
@@ -259,36 +262,3 @@ def from_columns(m: ColumnMap, path: Path, lines: Sequence[int], cells: Mapping[
                        role_names.get(m.benchmark), role_names.get(m.system),
                        [role_names[level] for level in m.levels],
                        role_names.get(m.unit_column) if m.unit_column is not None else None, positioned)
-
-
-# ---------------------------------------------------------------- JSON records
-
-
-class TidyJsonReader:
-    """JSON array of records ``[{"benchmark": ..., "system": ..., "value": ...}, ...]``."""
-
-    name = "tidy-json"
-    suffixes = (".json",)
-    priority = 30
-    options = OPTIONS
-
-    def sniff(self, path: Path, head: str) -> bool:
-        return re.match(r"\s*\[\s*\{", head) is not None
-
-    def read(self, path: Path, **options: Any) -> Sample | Suite:
-        return _jsonlines.read_with_lines(path, lambda data: self.from_records(data, path, **options))
-
-    @staticmethod
-    def from_records(data: Any, path: Path, **options: Any) -> Sample | Suite:
-        if not isinstance(data, list) or not data:
-            raise DataError(f"{path}: expected a non-empty JSON array of records")
-        columns: dict[str, None] = {}
-        rows = []
-        for i, rec in enumerate(data):
-            line = data.lines[i] if isinstance(data, _jsonlines.JList) else None
-            if not isinstance(rec, dict):
-                raise DataError(f"{at(path, line)}: record {i + 1} is a {type(rec).__name__}, not an object")
-            for k in rec:
-                columns.setdefault(k, None)
-            rows.append((line or _jsonlines.line_of(rec), rec))
-        return build_table(rows, list(columns), path, **options)

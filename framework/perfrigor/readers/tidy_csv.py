@@ -1,12 +1,14 @@
 """Tidy CSV/TSV files: one measurement per row, under a header (see :mod:`perfrigor.readers.tidy`).
 
-Rows are cut into fields with numpy, a chunk of whole lines at a time (:func:`read_fast`):
-the names of each role's column are factorised per chunk, the values read by the number
-parser's rules on whole arrays (:mod:`perfrigor.readers.scan`), and the rows grouped by
-:mod:`perfrigor.readers.table`. What that path does not cover (quoted fields, line breaks
-other than ``\\n`` and ``\\r\\n``) is read by the csv module (:func:`csv_rows`), and so is every
-row up to the first one the fast path finds bad, so that the error names it as the csv module
-reads it.
+Rows are cut into fields a chunk of whole lines at a time (:func:`read_fast`): by pyarrow in a
+large file (:mod:`perfrigor.readers._arrow`), else, or where pyarrow does not take a chunk, with
+numpy. The names of each role's column are coded (:class:`perfrigor.readers.table.Names`, in
+order of first appearance, in the narrowest integers), the values read by the number parser's
+rules, and the rows grouped: from runs of rows when the table is written unit after unit
+(:mod:`perfrigor.readers.nested`), else by :mod:`perfrigor.readers.table`. What the fast path
+does not cover (quoted fields, line breaks other than ``\\n`` and ``\\r\\n``) is read by the
+csv module (:func:`csv_rows`), and so is every row up to the first one the fast path finds bad,
+so that the error names it as the csv module reads it.
 """
 
 from __future__ import annotations
@@ -21,8 +23,9 @@ import numpy as np
 
 from ..data import Sample, Suite
 from ..errors import DataError
-from . import scan, table
-from ._common import at, line_chunks, read_text
+from . import _arrow, scan
+from ._common import at, data_size, line_chunks, read_text
+from .coded import CodedRows, encode
 from .numbers import is_number
 from .options import ReaderOption
 from .tidy import OPTIONS, ColumnMap, build_table, check_columns, from_columns
@@ -43,7 +46,7 @@ class TidyCsvReader:
             return False
         cells = [c.strip().strip('"') for c in re.split(r"[,\t;]", first)]
         has_header = any(c and not is_number(c) for c in cells)
-        suffix = path.suffix.lower()
+        suffix = Path(path.name.lower().removesuffix(".gz")).suffix  # times.csv.gz is a CSV too
         # other tables with a header (a Speedup-Test .cfg, ...) belong to their own readers
         return has_header and (suffix in self.suffixes or (suffix in ("", ".txt", ".dat") and len(cells) > 1))
 
@@ -105,7 +108,16 @@ def csv_rows(text: str, path: Path, delimiter: str, until: int | None = None,
 
 #: quotes, NUL, and what ends a line for str.splitlines() or the csv module besides "\n" and "\r\n":
 #: files holding one are read by the csv module
-_STRICT_ONLY = re.compile(b'["\x00\x0b\x0c\x1c\x1d\x1e]|\xc2\x85|\xe2\x80[\xa8\xa9]')
+_STRICT_BYTES = (b'"', b"\x00", b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e")
+_STRICT_CHARACTERS = (b"\xc2\x85", b"\xe2\x80\xa8", b"\xe2\x80\xa9")
+
+
+def _strict_only(chunk: bytes) -> bool:
+    """Whether the chunk holds something only the csv module reads (a quote, NUL, a line break of Unicode)."""
+    return (any(b in chunk for b in _STRICT_BYTES)
+            or (not chunk.isascii() and any(c in chunk for c in _STRICT_CHARACTERS)))
+
+
 #: ASCII characters str.strip() removes (a cell of only these is empty)
 _BLANK = np.zeros(256, dtype=bool)
 _BLANK[list(b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f")] = True
@@ -125,11 +137,12 @@ class _Strict(Exception):
 
 
 def read_fast(path: Path, delimiter: str | None, options: dict[str, Any]) -> Sample | Suite | None:
-    """The table, read a chunk at a time with numpy; None when the csv module must read it.
+    """The table, read a chunk at a time (pyarrow or numpy); None when the csv module must read it.
 
     A bad row is named by the csv module's reading of the rows up to it (the same message as
     without the fast path).
     """
+    large = data_size(path) >= _arrow.LARGE  # gzip data: the size its trailer states
     chunks = line_chunks(path)
     bad: int | None = None
     try:
@@ -137,7 +150,7 @@ def read_fast(path: Path, delimiter: str | None, options: dict[str, Any]) -> Sam
         if first is None:
             return None
         chunk, _, _ = first
-        if _STRICT_ONLY.search(chunk):
+        if _strict_only(chunk):
             return None
         try:
             text = chunk.decode("utf-8")
@@ -150,9 +163,10 @@ def read_fast(path: Path, delimiter: str | None, options: dict[str, Any]) -> Sam
         except DataError:
             return None  # the csv module's reading says what is wrong, as it would without this path
         rest = chunk[_line_offset(chunk, header_line):]
-        state = _Columns(path, columns, m)
+        state = _Columns(path, columns, m, large)
         state.add(rest, header_line + 1, delimiter)
-        for chunk, line, _ in chunks:
+        for chunk, line, offset in chunks:
+            state.large = state.large or offset + len(chunk) >= _arrow.LARGE  # gzip data: once it unpacked so far
             state.add(chunk, line, delimiter)
         bad = state.bad
     except _Strict as stop:
@@ -168,7 +182,7 @@ def read_fast(path: Path, delimiter: str | None, options: dict[str, Any]) -> Sam
     if bad is not None:
         _name_bad_row(path, delimiter, options, bad)
         return None
-    return state.table(options)
+    return state.rows.table()
 
 
 def _line_offset(chunk: bytes, line: int) -> int:
@@ -200,17 +214,14 @@ def _name_bad_row(path: Path, delimiter: str | None, options: dict[str, Any], li
 
 
 class _Columns:
-    """The role columns of the rows read so far: codes of names, values, lines."""
+    """The rows of a CSV read so far, a chunk at a time: their role columns kept by :class:`CodedRows`."""
 
-    def __init__(self, path: Path, columns: list[str], m: ColumnMap) -> None:
-        self.path, self.m, self.width = path, m, len(columns)
+    def __init__(self, path: Path, columns: list[str], m: ColumnMap, large: bool = False) -> None:
+        self.path, self.m, self.columns, self.large = path, m, columns, large
+        self.rows = CodedRows(path, m, data_size(path))
         index = {c: i for i, c in enumerate(columns)}
-        self.labels = {c: (index[c], table.Names(c, path)) for c in
-                       dict.fromkeys(c for c in (m.benchmark, m.system, *m.levels, m.unit_column) if c is not None)}
+        self.labels = {c: index[c] for c in self.rows.labels}
         self.value = index[m.value]
-        self.codes: dict[str, list[np.ndarray]] = {c: [] for c in self.labels}
-        self.values: list[np.ndarray] = []
-        self.lines: list[np.ndarray] = []
         #: the first row whose cells are bad: after it only the rows' fields are counted (the csv
         #: module's reading counts every row's fields before any cell is read)
         self.bad: int | None = None
@@ -219,18 +230,39 @@ class _Columns:
         """Read the rows of a chunk of whole lines (_Strict on anything the fast path does not cover)."""
         if not chunk:
             return
-        if _STRICT_ONLY.search(chunk):
+        if _strict_only(chunk):
             raise _Strict()
         if not chunk.isascii():
             try:
                 chunk.decode("utf-8")
             except UnicodeDecodeError:
                 raise _Strict() from None  # the csv module's reading names the byte
+        if self.large and self.bad is None and _short_lines(chunk) and self._add_arrow(chunk, first_line, delimiter):
+            return
+        self._add_numpy(chunk, first_line, delimiter)
+
+    def _add_arrow(self, chunk: bytes, first_line: int, delimiter: str) -> bool:
+        """Read a chunk with pyarrow (:func:`perfrigor.readers._arrow.columns`); False when it does not take it."""
+        found = _arrow.columns(chunk, self.columns, delimiter, list(self.labels), self.m.value)
+        if found is None:
+            return False
+        cells, values = found
+        coded = self.rows.code(cells, range(first_line, first_line + values.size))  # a row a line: no blank lines
+        if coded is None:
+            return False
+        if coded[1] is not None:
+            self.bad = first_line + coded[1]
+        else:
+            self.rows.keep(coded[0], values, first_line, len(chunk))
+        return True
+
+    def _add_numpy(self, chunk: bytes, first_line: int, delimiter: str) -> None:
+        """Read the rows of a chunk of whole lines with numpy (_Strict on anything the fast path does not cover)."""
         raw = np.frombuffer(chunk, dtype=np.uint8)
         starts, ends, line_index = _lines(raw)
         seps = np.flatnonzero(raw == ord(delimiter))
         counts = np.searchsorted(seps, ends) - np.searchsorted(seps, starts)
-        odd = (ends > starts) & (counts != self.width - 1)
+        odd = (ends > starts) & (counts != len(self.columns) - 1)
         blank = np.zeros(starts.size, dtype=bool)
         for i in np.flatnonzero(odd).tolist():  # a blank row (white space, separators) is skipped; else an error
             if any(c.strip() for c in chunk[starts[i]:ends[i]].decode("utf-8").split(delimiter)):
@@ -243,7 +275,7 @@ class _Columns:
             np.add.at(inside, ends[row], -1)
             seps = seps[np.cumsum(inside)[seps] > 0]
         starts, ends, lines = starts[row], ends[row], first_line + line_index[row]
-        seps = seps.reshape(starts.size, self.width - 1)
+        seps = seps.reshape(starts.size, len(self.columns) - 1)
         field_starts = np.column_stack((starts, seps + 1))
         field_ends = np.column_stack((seps, ends))
         if (field_ends - field_starts).max(initial=0) > csv.field_size_limit():
@@ -251,9 +283,11 @@ class _Columns:
         if self.bad is not None:
             return
         worst = []
-        for column, (j, names) in self.labels.items():
-            codes, bad_row = _names(chunk, raw, field_starts[:, j], field_ends[:, j], names, lines)
-            self.codes[column].append(codes.astype(np.int32) if len(names.names) < 2**31 else codes)
+        coded = {}
+        for column, j in self.labels.items():
+            texts, first, inverse = _distinct_cells(chunk, raw, field_starts[:, j], field_ends[:, j])
+            remap, bad_row = encode(texts, first, self.rows.labels[column], lines)
+            coded[column] = remap, inverse
             if bad_row is not None:
                 worst.append(bad_row)
         values, bad_row = _values(raw, field_starts[:, self.value], field_ends[:, self.value])
@@ -262,23 +296,18 @@ class _Columns:
         if worst:
             self.bad = int(lines[min(worst)])
             return
-        self.values.append(values)
-        self.lines.append(lines.astype(np.int32) if lines[-1:].max(initial=0) < 2**31 else lines)
-
-    def table(self, options: dict[str, Any]) -> Sample | Suite:
-        """The samples of every row read (grouped as the csv module's reading would group them)."""
-        lines = _joined(self.lines, np.int64)
-        coded = {c: (names, _joined(self.codes[c], self.codes[c][0].dtype if self.codes[c] else np.int64))
-                 for c, (_, names) in self.labels.items()}
-        values = _joined(self.values, np.float64)
-        return from_columns(self.m, self.path, lines, {}, text=True, coded=coded, values=values)
+        self.rows.keep(coded, values, lines, len(chunk))
 
 
-def _joined(parts: list[np.ndarray], dtype: Any) -> np.ndarray:
-    """The parts end to end, as ``dtype``; the parts let go (so they are not held twice)."""
-    out = np.concatenate(parts, dtype=dtype) if parts else np.empty(0, dtype=dtype)
-    parts.clear()
-    return out
+def _short_lines(chunk: bytes) -> bool:
+    """Whether no line of the chunk is longer than the csv module's field size limit (its fields cannot be)."""
+    limit, at = csv.field_size_limit(), 0
+    while len(chunk) - at > limit:
+        found = chunk.rfind(b"\n", at, at + limit + 1)
+        if found < 0:
+            return False
+        at = found + 1
+    return True
 
 
 def _lines(raw: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -294,13 +323,11 @@ def _lines(raw: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return starts, ends, np.arange(starts.size)
 
 
-def _names(chunk: bytes, raw: np.ndarray, starts: np.ndarray, ends: np.ndarray, names: table.Names,
-           lines: np.ndarray) -> tuple[np.ndarray, int | None]:
-    """The code of each cell of a label column, and the row of the first bad cell (None when all are good).
+def _distinct_cells(chunk: bytes, raw: np.ndarray, starts: np.ndarray,
+                    ends: np.ndarray) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """The distinct cells of a label column, where each first appears, and each row's index into them.
 
-    The distinct cells of the chunk are found with numpy (the rows of a byte matrix, compared as
-    whole numbers when they fit in 8 bytes) and given to ``names`` in order of first appearance,
-    as a row-by-row reading meets them.
+    Found with numpy: the rows of a byte matrix, compared as whole numbers when they fit in 8 bytes.
     """
     lengths = ends - starts
     width = int(lengths.max(initial=0))
@@ -316,13 +343,7 @@ def _names(chunk: bytes, raw: np.ndarray, starts: np.ndarray, ends: np.ndarray, 
             texts = [int(u).to_bytes(8, "little").rstrip(b"\0").decode("utf-8") for u in unique.tolist()]
         else:
             texts = [u.decode("utf-8") for u in unique.tolist()]
-    codes = np.empty(len(texts), dtype=np.int64)
-    for k in np.argsort(first, kind="stable").tolist():
-        try:
-            codes[k] = names.add(texts[k], int(lines[first[k]]))
-        except DataError:
-            return codes[inverse.reshape(-1)], int(first[k])
-    return codes[inverse.reshape(-1)], None
+    return texts, first, inverse.reshape(-1)
 
 
 _LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)

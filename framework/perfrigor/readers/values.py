@@ -1,6 +1,7 @@
 """One measurement per line (the Speedup-Test's sample files, ``perf stat`` dumps...).
 
-Read in chunks of whole lines: each chunk is checked and converted with numpy
+Read in chunks of whole lines: a large file's chunks by pyarrow when they hold numbers and
+line ends only (:mod:`perfrigor.readers._arrow`), others checked and converted with numpy
 (:mod:`perfrigor.readers.scan`: the number parser's rules on every token at once); a chunk
 that breaks a rule is read again line by line (:func:`strict_lines`), which names the line.
 """
@@ -8,14 +9,13 @@ that breaks a rule is read again line by line (:func:`strict_lines`), which name
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from ..data import Sample
 from ..errors import DataError
-from . import scan
-from ._common import line_chunks, not_utf8
+from . import _arrow, scan
+from ._common import Growing, data_size, line_chunks, not_utf8
 from .numbers import ASCII_SPACE, parse_number, shown
 from .options import LOWER_IS_BETTER, UNIT
 
@@ -53,19 +53,29 @@ class ValuesReader:
 
 
 def read_values(path: Path) -> tuple[np.ndarray, np.ndarray]:
-    """Every number of a values file and its line (read-only arrays); DataError naming the first bad line."""
+    """Every number of a values file and its line (read-only arrays); DataError naming the first bad line.
+
+    The chunks of a large file are read by pyarrow when they hold numbers and line ends only
+    (:func:`perfrigor.readers._arrow.numbers`); other chunks, and every small file, by numpy
+    (:func:`fast_lines`) or else the strict parser (:func:`strict_lines`), which names a bad line.
+    """
     values = Growing(np.float64)
     lines = Growing(np.int64)
-    on_disk = path.stat().st_size
+    on_disk = data_size(path)  # gzip data: the size its trailer states
     for chunk, first_line, offset in line_chunks(path):
-        fast = fast_lines(chunk)
+        large = max(on_disk, offset + len(chunk)) >= _arrow.LARGE  # gzip data: once it has unpacked so far
+        found = _arrow.numbers(chunk) if large else None
+        if found is not None:
+            fast = found, np.arange(found.size)
+        else:
+            fast = fast_lines(chunk)
         if fast is None:
             try:
                 text = chunk.decode("utf-8")
             except UnicodeDecodeError as exc:
                 raise not_utf8(chunk, exc, path, first_line, offset) from None
-            found, where = strict_lines(text, path, first_line)
-            fast = np.asarray(found, dtype=float), np.asarray(where, dtype=np.int64) - first_line
+            numbers, where = strict_lines(text, path, first_line)
+            fast = np.asarray(numbers, dtype=float), np.asarray(where, dtype=np.int64) - first_line
         if not values.size:  # room for the file's numbers, guessed from the first chunk's (grown if short)
             guess = int(fast[0].size * max(on_disk, len(chunk)) / max(len(chunk), 1) * 1.02) + 16
             values.reserve(guess)
@@ -73,35 +83,6 @@ def read_values(path: Path) -> tuple[np.ndarray, np.ndarray]:
         values.add(fast[0])
         lines.add(fast[1] + first_line)
     return values.frozen(), lines.frozen()
-
-
-class Growing:
-    """An array filled part by part, in room reserved ahead (grown by half when short, trimmed at the end).
-
-    The numbers of a large file are written once into their final array, rather than kept in
-    parts and joined (which holds them twice); :meth:`frozen` hands it over read-only, and a
-    Sample takes a read-only array without copying it.
-    """
-
-    def __init__(self, dtype: Any) -> None:
-        self.data = np.empty(0, dtype=dtype)
-        self.size = 0
-
-    def reserve(self, size: int) -> None:
-        if size > self.data.size:
-            self.data.resize(size, refcheck=False)
-
-    def add(self, part: np.ndarray) -> None:
-        end = self.size + part.size
-        if end > self.data.size:
-            self.reserve(max(end, self.data.size + self.data.size // 2))
-        self.data[self.size:end] = part
-        self.size = end
-
-    def frozen(self) -> np.ndarray:
-        self.data.resize(self.size, refcheck=False)
-        self.data.setflags(write=False)
-        return self.data
 
 
 def strict_lines(text: str, path: Path, first_line: int = 1) -> tuple[list[float], list[int]]:
