@@ -58,6 +58,21 @@ class Previous(dict):
                 return sid, found[key]
         return None
 
+    def of_type(self, kind: type | tuple[type, ...], key: str | None = None) -> list[tuple[str, Any]]:
+        """``(step_id, result)`` of every earlier step whose result is a ``kind`` (its ``key`` result
+        for per-benchmark results, when given), in step order.
+
+        Evidence read by type rather than by component name: any component whose result is,
+        e.g., a ``pr.DependenceCheck`` feeds the reader, whatever its name and step id.
+        """
+        out = []
+        for sid, found in self.items():
+            if key is not None:
+                found = found.get(key) if isinstance(found, Mapping) else None
+            if isinstance(found, kind):
+                out.append((sid, found))
+        return out
+
 
 # ---------------------------------------------------------------- components
 

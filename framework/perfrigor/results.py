@@ -309,9 +309,9 @@ OUTCOMES = ("faster", "slower", "same", "unclear")
 class Verdict(Result, WithInterval):
     """The answer for one benchmark: is the candidate faster, by how much, how sure.
 
-    ``outcome``: "faster" / "slower" (significant, and beyond the threshold), "same"
-    (the interval lies within ± threshold) or "unclear" (neither, or the data break the
-    assumptions needed to tell). ``speedup`` > 1 means the candidate is better, whatever
+    ``outcome``, one rule read off the interval: "same" when it lies within ± threshold;
+    else "faster" / "slower" when it excludes no change (the test is significant at
+    ``confidence``); else "unclear" (or the data break the assumptions needed to tell). ``speedup`` > 1 means the candidate is better, whatever
     the metric's direction; ``ci_low``/``ci_high`` its interval at ``confidence``.
     ``method`` names the step (or component) whose answer it is; ``reasons`` are short
     sentences saying why, the first being the answer itself.

@@ -45,6 +45,10 @@ class NoiseModel:
     sizes: tuple[int, ...]
     levels: tuple[str, ...] | None = None
     scale: float = 1e-3  # seconds: a typical value of 1 ms
+    #: the candidate's own draw and run count (a multiple of ``size``) where the systems differ in spread
+    #: or count (None, 1: as the baseline)
+    candidate_draw: Draw | None = attrs.field(default=None, repr=False)
+    candidate_runs: int = 1
 
     def pair(self, size: int, speedup: float = 1.0, random_state: Any = None) -> tuple[Sample, Sample]:
         """A baseline and a candidate ``speedup`` times faster (1.0: A/A), as Samples in seconds."""
@@ -52,7 +56,7 @@ class NoiseModel:
             raise ConfigError(f"speedup must be > 0, got {speedup!r}")
         rng = check_random_state(random_state)
         old = self.draw(rng, size) * self.scale
-        new = self.draw(rng, size) * self.scale / speedup
+        new = (self.candidate_draw or self.draw)(rng, size * self.candidate_runs) * self.scale / speedup
         return (Sample(old, levels=self.levels, name="baseline"), Sample(new, levels=self.levels, name="candidate"))
 
     def pairs(self, size: int, count: int, speedup: float = 1.0, random_state: Any = None
@@ -147,6 +151,16 @@ def _level_shift(cv: float, shift: float) -> Draw:
     return draw
 
 
+def _periodic(period: float, amplitude: float, cv: float) -> Draw:
+    """Periodic interference (a timer interrupt, another job's cycle): a sinusoid of about ``period`` runs
+    (10% either way) with a random phase per session, times ``cv`` white noise. It averages out over the run."""
+    def draw(rng: np.random.Generator, n: int) -> np.ndarray:
+        length = period * rng.uniform(0.9, 1.1)
+        wave = amplitude * np.sin(2.0 * np.pi * np.arange(n) / length + rng.uniform(0.0, 2.0 * np.pi))
+        return (1.0 + wave) * (1.0 + cv * rng.standard_normal(n))
+    return draw
+
+
 def _ticks(mean: float, sd: float) -> Draw:
     """A coarse timer: values rounded to whole ticks of 1/``mean`` (about 10% of the value)."""
     return lambda rng, n: np.round(mean + sd * rng.standard_normal(n)) / mean
@@ -158,7 +172,10 @@ MODELS: dict[str, NoiseModel] = {m.name: m for m in (
                _lognormal(0.1), (10, 30, 100)),
     NoiseModel("outliers", "1% normal noise and 3% of runs slowed 1.5x to 3x (interrupts, page faults)",
                _outliers(0.01, 0.03, 1.5, 3.0), (30, 100)),
-    NoiseModel("heavy-tails", "Student t noise with 3 degrees of freedom, 1% cv", _heavy_tails(0.01, 3.0), (30, 100)),
+    NoiseModel("heavy-tails", "Student t noise with 3 degrees of freedom, 1% cv", _heavy_tails(0.01, 3.0),
+               (10, 30, 100)),
+    NoiseModel("unequal", "the baseline's n runs at 3% normal noise, the candidate's 6n runs at 1% (another machine, "
+               "another run count)", _normal(0.03), (10, 30), candidate_draw=_normal(0.01), candidate_runs=6),
     NoiseModel("hierarchical", "invocations x 30 iterations, levels declared; the invocation effect is 3x the "
                "iteration noise (1%)", _hierarchical(30, 0.01, 3.0), (5, 10), ("invocation", "iteration")),
     NoiseModel("undeclared-hierarchy", "the same, flattened: 10 runs per invocation recorded as one series",
@@ -174,6 +191,8 @@ MODELS: dict[str, NoiseModel] = {m.name: m for m in (
                (30, 100)),
     NoiseModel("level-shift", "a 3% step at a random point of the session (frequency change), 1% noise",
                _level_shift(0.01, 0.03), (30, 100)),
+    NoiseModel("periodic", "a sinusoid of about 7 runs (random phase per session) of 2% amplitude, 0.5% white "
+               "noise: interference that averages out", _periodic(7.0, 0.02, 0.005), (10, 30)),
     NoiseModel("tiny-ticks", "3 or 5 runs on a coarse timer: 10.3 ticks, sd 0.5 tick, rounded to whole ticks",
                _ticks(10.3, 0.5), (3, 5)),
 )}
@@ -235,27 +254,35 @@ class Rates:
 
 
 def calibrate(pipeline: Any, noise: NoiseModel | str, size: int, speedup: float = 1.0, replicates: int = 500,
-              random_state: Any = 0, executor: Any = None) -> dict[str, Rates]:
+              random_state: Any = 0, executor: Any = None, suites_of: int | None = None) -> dict[str, Rates]:
     """Run ``pipeline`` on ``replicates`` simulated benchmarks; how often each step said what.
 
     The benchmarks form one suite (each a fresh draw of ``noise`` at ``size``, candidate
-    ``speedup`` times faster), so the pipeline's executor and batching apply. Every
-    per-benchmark step that compares the baseline with the candidate is tallied: verdicts by
-    their outcome, comparisons by what they conclude (:func:`perfrigor.conclusion`), tests by
-    rejection; and the intervals of verdicts and comparisons by whether they hold the true value
-    (``Rates.coverage``).
+    ``speedup`` times faster), so the pipeline's executor and batching apply, and each is
+    judged as if alone (no ``Component.revise``). With ``suites_of``, the replicates are run
+    as suites of that many benchmarks of the model, each revised as a suite (a step that pools
+    evidence over a suite's benchmarks does; configure its multiple-testing adjustment off to
+    tally per-benchmark rates). Every per-benchmark step that compares the baseline with the
+    candidate is tallied: verdicts by their outcome, comparisons by what they conclude
+    (:func:`perfrigor.conclusion`), tests by rejection; and the intervals of verdicts and
+    comparisons by whether they hold the true value (``Rates.coverage``).
     """
     noise = model(noise) if isinstance(noise, str) else noise
     pairs = noise.pairs(size, replicates, speedup, random_state)
-    suite = Suite({f"r{i:05d}": {"baseline": a, "candidate": b} for i, (a, b) in enumerate(pairs)},
-                  systems=("baseline", "candidate"))
-    report = pipeline.run(suite, executor=executor, revise=False)  # replicates of one benchmark, not a suite
+    names = [f"r{i:05d}" for i in range(len(pairs))]
+    chunk = suites_of or len(pairs)
+    reports = []
+    for start in range(0, len(pairs), chunk):
+        suite = Suite({n: {"baseline": a, "candidate": b} for n, (a, b) in
+                       zip(names[start:start + chunk], pairs[start:start + chunk], strict=True)},
+                      systems=("baseline", "candidate"))
+        reports.append(pipeline.run(suite, executor=executor, revise=suites_of is not None))
     key = pair_key("baseline", "candidate")
     out: dict[str, Rates] = {}
-    for step in report.steps:
+    for step in reports[0].steps:
         counts: dict[str, int] = {}
         seen = intervals = covered = 0
-        for results in report.benchmark_results.values():
+        for report, results in ((r, res) for r in reports for res in r.benchmark_results.values()):
             res = results.get(step.id, {}).get(key)
             if isinstance(res, Verdict):
                 answer = res.outcome
@@ -271,7 +298,7 @@ def calibrate(pipeline: Any, noise: NoiseModel | str, size: int, speedup: float 
             if truth is not None and res.ci_low is not None and res.ci_high is not None:  # type: ignore[union-attr]
                 intervals += 1
                 covered += bool(res.ci_low <= truth <= res.ci_high)  # type: ignore[union-attr]
-        failed = sum(1 for e in report.errors if e.step == step.id)
+        failed = sum(1 for r in reports for e in r.errors if e.step == step.id)
         if failed:
             counts["error"] = failed
         if seen:
@@ -291,16 +318,19 @@ def _true_value(res: Any, kind: str | None, speedup: float) -> float | None:
 
 # ----------------------------------------------------------------------------- suites
 
-def suite_models(size: int) -> list[str]:
-    """The models simulated at ``size`` runs (a suite's benchmarks share a run count): every flat one that has it."""
-    return [m.name for m in MODELS.values() if size in m.sizes and m.levels is None]
+def suite_models(size: int | Sequence[int]) -> list[str]:
+    """The flat models simulated at ``size`` runs (at the largest of several sizes)."""
+    largest = size if isinstance(size, int) else max(size)
+    return [m.name for m in MODELS.values() if m.levels is None and largest in m.sizes]
 
 
-def suite(benchmarks: int = 100, size: int = 30, changed: int = 0, speedup: float = 1.0,
+def suite(benchmarks: int = 100, size: int | Sequence[int] = 30, changed: int = 0, speedup: float = 1.0,
           models: Sequence[str] | None = None, random_state: Any = None) -> tuple[Any, list[str]]:
     """A simulated suite: ``benchmarks`` benchmarks, their noise models taken in turn from ``models``
     (default: :func:`suite_models` at ``size``), ``changed`` of them (chosen at random) with the
-    candidate ``speedup`` times faster and the others A/A. Returns the Suite and the changed names.
+    candidate ``speedup`` times faster and the others A/A. ``size``: the runs of every benchmark, or
+    several run counts drawn at random per benchmark (mixed sizes: n = 10-30). Returns the Suite and
+    the changed names.
 
     For calibrating suite-level decisions, e.g. a regression gate: how often it fires on an
     unchanged suite, and how many true changes it finds.
@@ -311,13 +341,15 @@ def suite(benchmarks: int = 100, size: int = 30, changed: int = 0, speedup: floa
     if not names:
         raise ConfigError(f"no noise model is simulated at {size} runs")
     noises = [model(n) for n in names]
+    sizes = [size] if isinstance(size, int) else list(size)
     rng = check_random_state(random_state)
     hit = set(rng.choice(benchmarks, size=changed, replace=False).tolist()) if changed else set()
     data, moved = {}, []
     for i in range(benchmarks):
         noise = noises[i % len(noises)]
         name = f"b{i:03d}-{noise.name}"
-        old, new = noise.pair(size, speedup if i in hit else 1.0, rng)
+        runs = sizes[0] if len(sizes) == 1 else int(rng.choice(sizes))
+        old, new = noise.pair(runs, speedup if i in hit else 1.0, rng)
         data[name] = {"baseline": old, "candidate": new}
         if i in hit:
             moved.append(name)

@@ -28,9 +28,10 @@ from .errors import ConfigError, DataError
 from .results import Result
 
 __all__ = [
-    "RankTestResult", "ShiftResult", "autocorrelation", "hodges_lehmann", "ks_two_sample", "yuen_shift", "psignrank", "pairwise_order_statistics", "psmirnov", "pwilcox",
-    "rank_sum_distribution", "rank_sum_min_pvalue", "tie_sizes",
-    "signed_rank_distribution", "wilcoxon_rank_sum", "wilcoxon_signed_rank",
+    "RankTestResult", "ShiftResult", "autocorrelation", "autoregressive_long_run_factor", "false_coverage_confidence",
+    "hodges_lehmann", "ks_two_sample", "long_run_factor", "pairwise_order_statistics", "psignrank", "psmirnov",
+    "pwilcox", "rank_sum_distribution", "rank_sum_min_pvalue", "signed_rank_distribution", "studentized_rank_shift",
+    "tie_sizes", "unbiased_autocorrelation", "wilcoxon_rank_sum", "wilcoxon_signed_rank", "yuen_shift",
 ]
 
 _ALTERNATIVES = {"two-sided": "two-sided", "two.sided": "two-sided", "less": "less", "greater": "greater"}
@@ -772,6 +773,8 @@ def autocorrelation(z: Any, max_lag: int) -> np.ndarray:
     z = np.asarray(z, dtype=float)
     n = z.shape[-1]
     max_lag = int(max_lag)
+    if max_lag < 1:
+        return np.zeros(z.shape[:-1] + (0,))
     c = z - z.mean(axis=-1, keepdims=True)
     denom = np.einsum("...i,...i->...", c, c)
     if n * max_lag <= _DIRECT_LAG_PRODUCTS:
@@ -802,7 +805,7 @@ def _trimmed(values: np.ndarray, trim: float) -> tuple[float, float, int]:
 
 
 def yuen_shift(x: Any, y: Any, confidence: float = 0.95, inflation: tuple[float, float] = (1.0, 1.0),
-               trim: float = 0.2, rounding: float = 0.0) -> ShiftResult:
+               trim: float = 0.2, rounding: float = 0.0, inflation_precision: float = 0.0) -> ShiftResult:
     """Difference of trimmed means of ``x`` and ``y`` with Yuen's (1974) interval and two-sided p-value.
 
     Robust to outliers like a rank test, but it keeps the size of the values: with serially
@@ -812,6 +815,7 @@ def yuen_shift(x: Any, y: Any, confidence: float = 0.95, inflation: tuple[float,
     R's ``WRS2::yuen`` for independent runs (``trim = 0``: Welch's t). ``rounding``: the grid
     step the values were recorded on (a coarse timer); its rounding variance step²/12 is added
     to each value's (Sheppard), so identical readings do not pass for noiseless ones.
+    ``inflation_precision``: the relative variance of the taus as estimated (1/df grows by half of it).
     Hand-written: scipy's ``ttest_ind(trim=)`` gives no interval, no inflation, no rounding.
     """
     from scipy import special
@@ -835,7 +839,7 @@ def yuen_shift(x: Any, y: Any, confidence: float = 0.95, inflation: tuple[float,
         return ShiftResult(estimate=estimate, ci_low=estimate, ci_high=estimate, confidence=float(confidence),
                            pvalue=1.0 if estimate == 0 else 0.0, exact=False, inflation=max(tau_x, tau_y),
                            method=f"Yuen's {trim:.0%}-trimmed means")
-    df = max(1.0, spread * spread / (dx * dx / nu_x + dy * dy / nu_y))
+    df = max(1.0, 1.0 / ((dx * dx / nu_x + dy * dy / nu_y) / (spread * spread) + inflation_precision / 2.0))
     se = math.sqrt(spread)
     quantile = float(special.stdtrit(df, 0.5 + confidence / 2))
     pvalue = float(min(1.0, 2.0 * special.stdtr(df, -abs(estimate) / se)))
@@ -844,3 +848,223 @@ def yuen_shift(x: Any, y: Any, confidence: float = 0.95, inflation: tuple[float,
                        confidence=float(confidence), pvalue=pvalue, exact=False, inflation=max(tau_x, tau_y),
                        df=df, method=f"Yuen's {trim:.0%}-trimmed means"
                        + (", widened for serial dependence" if dependent else ""))
+
+
+# ------------------------------------------------- studentised rank shift (Brunner-Munzel, inverted)
+
+
+def _placements(xs: np.ndarray, ys: np.ndarray, shift: float) -> tuple[np.ndarray, np.ndarray]:
+    """Placements of ``xs - shift`` among ``ys`` and of ``ys`` among ``xs - shift`` (ties count half).
+
+    P_i = F_y(x_i - shift) and Q_j = 1 - F_x(y_j + shift) with the empirical CDFs of the other
+    sample: their means are both the share of pairs with x_i - y_j > shift (ties half), whose
+    variances give the rank statistic's (DeLong; Brunner & Munzel 2000). Both arrays sorted:
+    O((m + n) log) by binary search.
+    """
+    a = xs - shift
+    p = (np.searchsorted(ys, a, side="left") + np.searchsorted(ys, a, side="right")) / (2.0 * ys.size)
+    q = 1.0 - (np.searchsorted(a, ys, side="left") + np.searchsorted(a, ys, side="right")) / (2.0 * xs.size)
+    return p, q
+
+
+def _variance_df(placements: np.ndarray) -> float:
+    """Degrees of freedom of the sample variance of ``placements``: 2 / its relative variance, from
+    their own fourth moment (Var s² = (m4 - s⁴ (k - 3)/(k - 1)) / k). Placements are bounded and,
+    for overlapping samples, near uniform (kurtosis 1.8): their variance is known far better than a
+    normal sample's, whose k - 1 would make the interval needlessly wide at 10 runs."""
+    k = placements.size
+    s2 = float(placements.var(ddof=1))
+    m4 = float(np.mean((placements - placements.mean()) ** 4))
+    spread = (m4 - s2 * s2 * (k - 3) / (k - 1)) / k
+    return max(1.0, 2.0 * s2 * s2 / spread) if spread > 0 else math.inf
+
+
+def _dependent_df(df: float, n: int, tau: float) -> float:
+    """Degrees of freedom of a placement variance from ``n`` runs with long-run factor ``tau``: the placements'
+    own precision divided by tau² (the variance of a variance grows with the dependence), but never below the
+    normal-theory count of the runs' worth, n/tau - 1 (blocks of dependent runs: a handful of independent ones)."""
+    if tau <= 1.0:
+        return df
+    return max(df / (tau * tau), n / tau - 1.0, 1.0)
+
+
+def studentized_rank_shift(x: Any, y: Any, confidence: float = 0.95, inflation: tuple[float, float] = (1.0, 1.0),
+                           inflation_precision: float = 0.0) -> ShiftResult:
+    """Hodges-Lehmann shift of ``x`` against ``y`` with the interval that inverts a studentised rank test.
+
+    The rank-sum interval (:func:`hodges_lehmann`) assumes both samples have the same shape:
+    with 10 noisy runs against 60 quiet ones an A/A comparison reads "changed" about 15% of the
+    time at 5%. As Brunner & Munzel (2000), the variance of the rank statistic p = P(X - Y > d)
+    is estimated from each sample's placements (no equal-shape assumption), here at the
+    Hodges-Lehmann shift (where the samples overlap by construction, so it never collapses) and
+    without the bias p(1 - p)/(mn) of the plain estimator (DeLong; an unbiased U-statistic
+    variance); Student's quantile on Welch-Satterthwaite degrees of freedom whose per-sample
+    parts come from the placements' own kurtosis (:func:`_variance_df`). The interval is the
+    pairwise differences' order statistics k and mn - k + 1, k = round(mn/2 - t mn se): the test
+    inverted, as the Wilcoxon interval inverts the rank-sum test. The p-value is its exact dual
+    (p < 1 - confidence exactly when the interval excludes 0). Measured by simulation
+    (tests/test_stats.py, docs/methods/verdict.md): level 4-5% at 10 runs a side for normal, t3
+    and log-normal noise and for 10 runs at 3% against 60 at 1%, power within 2-3% of the
+    Wilcoxon-Mann-Whitney test's where that one is valid.
+
+    ``inflation = (tau_x, tau_y)``: long-run variance factors of the two series (serially
+    dependent runs): each sample's placement variance grows by its tau and its degrees of
+    freedom shrink (:func:`_dependent_df`); ``inflation_precision``: the relative variance of the taus as
+    estimated (their uncertainty lowers the degrees of freedom: 1/df grows by half of it).
+    O((m + n) log(m + n)) time and O(m + n) memory: no pair is formed (order statistics by
+    counting). Hand-written: scipy.stats.brunnermunzel tests no shift and gives no interval.
+    """
+    from scipy import special
+    if not 0.0 < confidence < 1.0:
+        raise ConfigError(f"confidence must lie strictly between 0 and 1, got {confidence!r}")
+    xs, ys = np.sort(_flat(x, "x")), np.sort(_flat(y, "y"))
+    m, n = xs.size, ys.size
+    if m < 2 or n < 2:
+        raise DataError("studentized_rank_shift: both samples need at least 2 values")
+    tau_x, tau_y = (max(1.0, float(t)) for t in inflation)
+    estimate = _pairwise_median(xs, ys)
+    p, q = _placements(xs, ys, estimate)
+    total = float(m) * float(n)
+    bias = 1.0 / (8.0 * total)  # half of p(1 - p)/(mn) at p = 1/2 on either side
+    vx, vy = float(p.var(ddof=1)) / m, float(q.var(ddof=1)) / n
+    a, b = tau_x * max(vx - bias, vx / 2), tau_y * max(vy - bias, vy / 2)
+    dependent = tau_x > 1.0 or tau_y > 1.0
+    method = "Hodges-Lehmann shift, studentised rank interval" + (" widened for serial dependence" if dependent else "")
+    if a + b <= 0.0:  # every value tied at the shift: no spread, nothing beyond the shift itself
+        return ShiftResult(estimate=float(estimate), ci_low=float(estimate), ci_high=float(estimate),
+                           confidence=float(confidence), pvalue=1.0 if estimate == 0 else 0.0, exact=False,
+                           inflation=max(tau_x, tau_y), method=method)
+    df_x, df_y = _dependent_df(_variance_df(p), m, tau_x), _dependent_df(_variance_df(q), n, tau_y)
+    spread = (a * a / df_x + b * b / df_y) / (a + b) ** 2 + inflation_precision / 2.0  # 1 / df
+    df = max(1.0, 1.0 / spread) if spread > 0 else math.inf
+    se = math.sqrt(a + b) * total  # of the count of pairs above the shift
+    quantile = float(special.stdtrit(df, 0.5 + confidence / 2))
+    k = math.floor(total / 2 - quantile * se + 0.5)
+    if k >= 1:
+        low, high = _pairwise_order(xs, ys, [k, int(total) - k + 1])
+    else:
+        low = high = None
+    # the dual p-value: the interval excludes 0 exactly when k > #(differences <= 0) (it lies above 0)
+    # or k > #(differences >= 0) (below 0), i.e. when t se <= mn/2 - min(both counts) - 1/2
+    above = float(np.searchsorted(ys, xs, side="left").sum())  # pairs with x_i - y_j > 0
+    at_least = float(np.searchsorted(ys, xs, side="right").sum())  # ... >= 0
+    margin = total / 2 - min(total - above, at_least) - 0.5
+    pvalue = 1.0 if margin <= 0 else float(min(1.0, 2.0 * special.stdtr(df, -margin / se)))
+    return ShiftResult(estimate=float(estimate), ci_low=low, ci_high=high, confidence=float(confidence),
+                       pvalue=pvalue, exact=False, inflation=max(tau_x, tau_y), df=df, method=method)
+
+
+# ------------------------------------------------------------------ serial dependence: the long-run variance
+
+
+def long_run_factor(autocorrelation: Any, n: int, fitted: int = 1) -> float:
+    """The long-run variance factor tau of a series of ``n`` runs from its sample autocorrelations.
+
+    ``autocorrelation`` holds r_1..r_K (lags 1..K, K < n/2, computed around the series' own
+    mean). n runs of a stationary series carry the information of n / tau independent ones:
+    the variance of their mean is gamma_0 tau / n with tau = 1 + 2 sum_k (1 - k/n) rho_k (the
+    spectral density at frequency 0, relative). Estimated with a flat-top lag window (weight 1
+    up to K/2, falling linearly to 0 at K + 1: Politis & Romano 1995, less bias than Bartlett's),
+    and without the bias of autocorrelations taken around the sample mean: E r_k ~ (1 - k/n)
+    (rho_k - p tau/n) / (1 - p tau/n) with p the parameters fitted before (``fitted``: 1 for the
+    mean, 2 for a line; each absorbs about tau/n of the variance: Bartlett 1946), which solved
+    for tau gives (1 + 2S) / (1 - 2p(W - S)/n), S = sum w_k r_k, W = sum w_k (1 - k/n).
+    A periodic disturbance whose period is shorter than K averages out (its autocorrelations
+    cancel over a period): it costs no information. The window is shortened until
+    2 p W <= n / 2 (longer, the correction would divide noise by noise: a window of n/3 lags beside
+    a fitted line is not identified). Clipped to [1, n/2].
+    """
+    r = np.asarray(autocorrelation, dtype=float).reshape(-1)
+    while r.size and 2.0 * fitted * _window_weight(r.size, n) > n / 2.0:
+        r = r[:-1]  # a window that long is not identified beside the fitted level: shorten it
+    if r.size == 0 or n < 4:
+        return 1.0
+    w = _flat_top(r.size)
+    s = float((w * r).sum())
+    lag_weight = _window_weight(r.size, n)
+    denominator = 1.0 - 2.0 * fitted * (lag_weight - s) / n
+    if denominator <= 2.0 / n:  # the window sees nothing but dependence: as few as 2 independent runs
+        return n / 2.0
+    return float(np.clip((1.0 + 2.0 * s) / denominator, 1.0, n / 2.0))
+
+
+def _flat_top(lags: int) -> np.ndarray:
+    """Politis & Romano's flat-top lag window over lags 1..``lags``: 1 up to half-way, then linear to 0."""
+    k = np.arange(1, lags + 1)
+    return np.clip(2.0 * (1.0 - k / (lags + 1)), 0.0, 1.0)
+
+
+def _window_weight(lags: int, n: int) -> float:
+    k = np.arange(1, lags + 1)
+    return float((_flat_top(lags) * (1.0 - k / n)).sum())
+
+
+def unbiased_autocorrelation(r: Any, n: int, fitted: int = 1) -> np.ndarray:
+    """Sample autocorrelations of ``n`` runs freed of their small-sample bias, E r ~ rho - (p + 4 rho)/n
+    (Marriott & Pope 1954: 1 + 4 rho around the mean; each further fitted parameter p adds 1), inverted:
+    rho = (r + p/n) / (1 - 4/n), within [-0.95, 0.95]. Exact to first order for an AR(1); the usual
+    correction for short series (10 runs: E r_1 = 0.2 for a true 0.5)."""
+    r = np.asarray(r, dtype=float)
+    return np.clip((r + fitted / n) / (1.0 - 4.0 / n), -0.95, 0.95)
+
+
+def autoregressive_long_run_factor(r1: float, r2: float | None, n: int, fitted: int = 1,
+                                   unbiased: bool = False) -> float:
+    """The long-run variance factor tau of ``n`` runs from their lag-1 and lag-2 autocorrelations,
+    through an autoregression: the model-based estimate short series need.
+
+    A lag window needs more lags than a short series can estimate; an AR(2) needs two. The
+    autocorrelations are first freed of their small-sample bias (:func:`unbiased_autocorrelation`;
+    ``unbiased``: they already are, e.g. pooled over series of different lengths). Then the
+    spectral density at frequency 0 relative to the variance: (1 + rho)/(1 - rho) for an AR(1)
+    (``r2`` None, or fewer than 20 runs: the lag-2 estimate is noise there); for an AR(2) fitted
+    by Yule-Walker, (1 - phi1 rho1 - phi2 rho2)/(1 - phi1 - phi2)². The larger of the two, except
+    where the AR(2) oscillates (complex roots: a periodic disturbance, which averages out over
+    the run and costs no information: its own estimate). Clipped to [1, n/2] (at least two
+    effective runs).
+    """
+    if n < 5:
+        return 1.0
+    cap = n / 2.0
+
+    def unbiased_(r: float) -> float:
+        return float(r) if unbiased else float(unbiased_autocorrelation(r, n, fitted))
+
+    rho1 = unbiased_(r1)
+    ar1 = (1.0 + max(rho1, 0.0)) / (1.0 - max(rho1, 0.0))
+    if r2 is None or n < 20:
+        return float(np.clip(ar1, 1.0, cap))
+    rho2 = unbiased_(r2)
+    det = 1.0 - rho1 * rho1
+    phi1 = rho1 * (1.0 - rho2) / det
+    phi2 = float(np.clip((rho2 - rho1 * rho1) / det, -0.98, 0.98))
+    if phi1 + phi2 >= 0.98:  # a root at (nearly) 1: dependence as long as the series
+        return cap
+    innovation = max(1.0 - phi1 * rho1 - phi2 * rho2, 0.02)
+    ar2 = innovation / (1.0 - phi1 - phi2) ** 2
+    oscillates = phi1 * phi1 + 4.0 * phi2 < 0.0
+    return float(np.clip(ar2 if oscillates else max(ar1, ar2), 1.0, cap))
+
+
+# ------------------------------------------------------------------ suites: false coverage rate
+
+
+def false_coverage_confidence(pvalues: Any, confidence: float = 0.95) -> tuple[float, int]:
+    """The confidence level of Benjamini & Yekutieli's (2005) false-coverage-rate adjusted intervals.
+
+    With m two-sided p-values and R of them selected by Benjamini-Hochberg at q = 1 - confidence,
+    intervals at level 1 - R q / m cover their parameters for all but a share q of the selected
+    ones on average (the false coverage rate), and such an interval excludes "no change"
+    exactly when its test is among the selected (an interval dual to its p-value). With nothing
+    selected the level is 1 - q / m (no interval excludes no change then either). Returns the
+    level and R. p-values that are NaN count as 1.
+    """
+    from scipy.stats import false_discovery_control  # scipy at run time only (start-up)
+    p = np.asarray(pvalues, dtype=float).reshape(-1)
+    m = p.size
+    if m == 0:
+        return float(confidence), 0
+    q = 1.0 - confidence
+    adjusted = false_discovery_control(np.where(np.isfinite(p), p, 1.0), method="bh")
+    selected = int((adjusted < q).sum())
+    return 1.0 - max(selected, 1) * q / m, selected

@@ -69,7 +69,7 @@ def test_fail_on_regression_refuses_a_pipeline_that_cannot_see_a_slowdown(capsys
     assert code == 1 and "perfrigor: regression: experiment: slower" in err
     code, _, err = run(capsys, "run", "-p", "kalibera-jones", data, "--baseline", "O2", "--candidate", "O1",
                        "--fail-on-regression")
-    assert code == 1 and "perfrigor: regression: experiment: slower" in err and "[fieller]" in err
+    assert code == 1 and "perfrigor: regression: experiment: slower" in err and "[location-shift]" in err
 
 
 def test_outcome_of_one_sided_results():

@@ -93,7 +93,9 @@ def test_a_plugins_result_keeps_its_fields_description_and_layers(reports):
         mode = pr.Report.from_dict(json.loads(live.render("json"))).result("mode-comparison")
     assert back.type_tag() == fit.type_tag() == "gmm:MixtureFit"
     assert back.means == list(fit.means) and back.describe() == fit.describe()
-    assert isinstance(mode, pr.Comparison) and mode.type_tag() == "gmm:ModeComparison"
+    # a mode comparison is a core evidence type (issue 28): rebuilt as itself, its modes as records
+    assert isinstance(mode, pr.ModeComparison) and mode.type_tag() == "ModeComparison"
+    assert mode.modes[0].location == live.result("mode-comparison").modes[0].location
     sample = live.data["benchmark"]["baseline"]
     grid = np.linspace(sample.flat.min(), sample.flat.max(), 7)
     (density, *_), (again, *_) = fit.plot_layers(sample), back.plot_layers(sample)

@@ -68,21 +68,12 @@ def clear_changes(facts: list[dict]) -> list[dict]:
             and abs(math.log(f["peer_speedup"])) >= math.log(CLEAR)]
 
 
-#: clear changes on which the verdict says "unclear" rather than the peer's direction, and why (go test's
-#: -count repetitions with a level shift were too, until the verdict compared dependent runs on trimmed
-#: means, which keep the size of a change that a rank test on two or three effective runs cannot show).
-#: Since a suite's changes are decided together (docs/methods/verdict.md, suite_control), go test's ten
-#: dependent -count repetitions, which count as about three runs and give a rank test no p-value below
-#: about 0.02, cannot reach the level adjusted for the suite's benchmarks: the verdict keeps the
-#: interval and the direction and says "not significant over the N benchmarks".
-_OVER_SUITE = "not significant over the"
-KNOWN_UNCLEAR: dict[tuple[str, str], str] = {
-    ("benchstat old/new", "Encode/format=json-48"): _OVER_SUITE,
-    ("benchstat crc sec/op", "CRC32/poly=IEEE/size=4kB/align=0-8"): _OVER_SUITE,
-    ("benchstat crc sec/op", "CRC32/poly=IEEE/size=4kB/align=1-8"): _OVER_SUITE,
-    ("benchstat crc B/s", "CRC32/poly=IEEE/size=4kB/align=0-8"): _OVER_SUITE,
-    ("benchstat crc B/s", "CRC32/poly=IEEE/size=4kB/align=1-8"): _OVER_SUITE,
-}
+#: clear changes on which the verdict says "unclear" rather than the peer's direction, and why. None since
+#: issue 22: go test's ten dependent -count repetitions (benchstat's json and crc examples) were "not
+#: significant over the suite" while a rank test on their two or three effective runs could not reach the
+#: suite's level; the verdict now widens in proportion to the evidence, pools the dependence over the
+#: suite and measures separated runs on their magnitudes, and finds them as benchstat does.
+KNOWN_UNCLEAR: dict[tuple[str, str], str] = {}
 
 
 def claimed(facts: list[dict]) -> list[dict]:

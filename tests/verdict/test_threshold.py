@@ -14,6 +14,14 @@ def _slightly_slower():
     return old, new
 
 
+def _flat_slightly_slower():
+    """The same, flat: the verdict reports Fieller's answer when its statistic is the mean."""
+    old, new = simulate.model("iid-normal").pair(40, 1 / 1.02, random_state=1)
+    plain = pr.get("fieller").compare(old, new)
+    assert plain.significant and plain.ci_high < 1 and plain.ci_high > 1 / 1.02
+    return old, new
+
+
 def test_slower_but_cannot_tell_whether_beyond_the_threshold_is_not_a_regression():
     old, new = _slightly_slower()
     res = pr.get("fieller", threshold=0.02).compare(old, new)
@@ -25,10 +33,11 @@ def test_slower_but_cannot_tell_whether_beyond_the_threshold_is_not_a_regression
 
 
 def test_the_verdict_honours_the_threshold_of_the_step_it_reads():
-    old, new = _slightly_slower()
-    plain = pr.Pipeline(["fieller", "verdict"]).run(old, new)
+    old, new = _flat_slightly_slower()
+    means = {"component": "verdict", "statistic": "mean"}
+    plain = pr.Pipeline(["fieller", means]).run(old, new)
     assert plain.verdicts["benchmark"].outcome == "slower" and cli.regressions(plain)
-    tight = pr.Pipeline([{"component": "fieller", "threshold": 0.02}, "verdict"]).run(old, new)
+    tight = pr.Pipeline([{"component": "fieller", "threshold": 0.02}, means]).run(old, new)
     v = tight.verdicts["benchmark"]
     assert v.outcome == "unclear" and v.reasons[0].startswith("candidate slower, but cannot tell whether by more")
     assert cli.regressions(tight) == [] and tight.regressions() == []

@@ -129,7 +129,18 @@ def _legend(report, statistics: Mapping[str, list[str]]) -> str:
     # the median's change is the Hodges-Lehmann shift, not the ratio of the two medians shown: say so
     median = ", from the median of the ratios of all pairs of runs" if common == "median" and not others else ""
     return (f"baseline {report.baseline}, candidate {report.candidate}: the {common} each verdict compared"
-            + (f" ({others})" if others else "") + f"; {how}{median}.")
+            + (f" ({others})" if others else "") + f"; {how}{median}" + _adjusted(report) + ".")
+
+
+def _adjusted(report) -> str:
+    """The intervals' level when the suite's decisions adjusted them (they then agree with the verdicts)."""
+    control = next((v.details.get("suite_control") for v in report.verdicts.values()
+                    if isinstance(v.details.get("suite_control"), Mapping)), None)
+    if not control or control.get("method") == "none" or "interval_level" not in control:
+        return ""
+    what = "false coverage rate" if control["method"] == "benjamini-hochberg" else "family-wise"
+    return (f"; intervals adjusted for the {control['benchmarks']} benchmarks ({what}: each at "
+            f"{control['interval_level']:.2%}), so that each excludes no change exactly where a change is claimed")
 
 
 def _names(names: list[str], limit: int = 6) -> str:

@@ -35,54 +35,9 @@ from .modes import MIN_GAP, MIN_RUNS_FOR_MODES, SEPARATION, Mode, assign, suppor
 UNIMODAL, SHARED, SHIFTED, DIFFERENT = "unimodal", "shared", "shifted", "different"
 
 
-@attrs.frozen(kw_only=True)
-class MatchedMode:
-    """One mode seen in both systems (or one only, for "different"): where, how many runs, its shift."""
-
-    baseline_location: float | None
-    candidate_location: float | None
-    baseline_share: float
-    candidate_share: float
-    baseline_runs: int
-    candidate_runs: int
-    baseline_median: float | None = None
-    candidate_median: float | None = None
-    speedup: float | None = None
-    ci_low: float | None = None
-    ci_high: float | None = None
-    pvalue: float | None = None
-
-    @property
-    def location(self) -> float | None:
-        """Where the mode lies: the baseline's location, else the candidate's (a mode of one system only)."""
-        return self.baseline_location if self.baseline_location is not None else self.candidate_location
-
-    @property
-    def in_both(self) -> bool:
-        """Whether both systems have runs in this mode."""
-        return bool(self.baseline_runs and self.candidate_runs)
-
-    def shares(self, where: str) -> str:
-        """Each system's share of runs in this mode, in words ("40% vs 56% of runs at 3.458 us"); a mode one
-        system lacks is said to be one (never "0% vs 56%" under "the same modes")."""
-        if not self.baseline_runs:
-            return f"{self.candidate_share:.0%} of the candidate's runs at {where}, where the baseline has none"
-        if not self.candidate_runs:
-            return f"{self.baseline_share:.0%} of the baseline's runs at {where}, where the candidate has none"
-        return f"{self.baseline_share:.0%} vs {self.candidate_share:.0%} of runs at {where}"
-
-
-@attrs.frozen(kw_only=True)
-class ModeComparison(pr.Comparison):
-    """A Comparison whose estimate is the dominant mode's speedup; ``modes`` lists every mode."""
-
-    kind: str
-    modes: tuple[MatchedMode, ...] = attrs.field(default=(), converter=tuple)
-    dominant: int | None = None
-    shares_pvalue: float | None = None
-    #: for every run (flattened order), the index in ``modes`` of its mode (-1: none)
-    baseline_modes: tuple[int, ...] = attrs.field(default=(), converter=tuple)
-    candidate_modes: tuple[int, ...] = attrs.field(default=(), converter=tuple)
+#: the core evidence types (perfrigor.evidence): the verdict, and any other step, reads a mode comparison by type
+MatchedMode = pr.MatchedMode
+ModeComparison = pr.ModeComparison
 
 
 def _fit_modes(values: np.ndarray, max_components: int, model: str, separation: float, min_gap: float,

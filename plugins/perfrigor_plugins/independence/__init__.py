@@ -1,8 +1,10 @@
 """Diagnostics of serial dependence: the ``independence`` estimator.
 
-Run-order trend (Mann-Kendall, Sen's slope), lag-1 autocorrelation and the effective
-sample size it implies; per top-level unit and across units for hierarchical samples,
-with warm-up detection. The ``verdict`` step widens its intervals by what it finds.
+Run-order trend (Mann-Kendall, Sen's slope), a step of the level (Pettitt), the
+autocorrelations of the ranks and the long-run variance factor and effective sample size
+they imply; per top-level unit and across units for hierarchical samples, with warm-up
+detection. Its result is a ``pr.DependenceCheck``: the ``verdict`` step widens its
+intervals by what it finds, in proportion.
 See docs/methods/independence.md.
 """
 
@@ -19,5 +21,5 @@ __getattr__ = pr.lazy_exports(__name__, EXPORTS)
 @pr.hookimpl
 def perfrigor_components() -> list[pr.LazyComponent]:
     return [pr.LazyComponent(f"{__name__}.estimator:Independence", "independence", "estimator",
-                             "Are the runs independent? Run-order trend, lag-1 autocorrelation, effective sample "
-                             "size.")]
+                             "Are the runs independent? Run-order trend, steps, autocorrelation, long-run factor, "
+                             "effective size.")]

@@ -4,9 +4,15 @@ The Speedup-Test, the rank tests and the intervals of a mean all assume independ
 Thermal drift, frequency scaling, caches and an undeclared hierarchy (runs grouped by
 process invocation) break that: n dependent runs carry the information of fewer. This
 estimator checks the runs in the order they were recorded (a reader keeps that order):
-a trend against run order (Mann-Kendall, Sen's slope), the lag-1 autocorrelation and the
-effective sample size n / tau it implies. A hierarchical sample is checked per top-level
-unit (the iterations of each invocation, with warm-up detection) and across the units.
+a trend against run order (Mann-Kendall, Sen's slope), a step of the level (Pettitt), the
+autocorrelations of the ranks, the long-run variance factor tau they imply and the
+effective sample size n / tau. A hierarchical sample is checked per top-level unit (the
+iterations of each invocation, with warm-up detection) and across the units.
+
+Every flag has a size and a relevance: a drift or a step smaller than ``relevance`` (1% of
+the level) is reported but is no warning, and runs are flagged "dependent" only when the
+dependence is significant and costs at least a third of their information (tau >= 1.5):
+at 3,000 runs a drift of 0.5% is significant and irrelevant.
 """
 
 from __future__ import annotations
@@ -20,78 +26,92 @@ import perfrigor as pr
 
 from .serial import (
     MIN_RUNS,
-    autocorrelation_time,
-    lag1_test,
+    acf_lags,
+    autocorrelation,
+    lag1_pvalue,
     leading_outliers,
+    level_step,
     mann_kendall,
+    residuals,
+    step_fits_better,
     warmup_length,
 )
 
+#: the long-run factor from which dependence is worth a flag: the runs count as at most two thirds of their number
+DEPENDENCE_RELEVANCE = 1.5
+#: a step of the level is claimed at this level only (Pettitt's test, conservative): a step is a strong claim
+STEP_ALPHA = 0.01
+
 
 @attrs.frozen(kw_only=True)
-class SeriesCheck(pr.Result):
-    """Serial checks of one series: lag-1 autocorrelation, trend, effective sample size.
+class SeriesCheck(pr.DependenceCheck):
+    """Serial checks of one series: autocorrelation, long-run factor, trend, steps of the level.
 
-    ``tau`` is the integrated autocorrelation time of the ranks and ``n_eff = n / tau``,
-    the number of independent runs the series is worth; ``dependent`` says whether the
-    positive autocorrelation is significant at ``confidence`` (then ``tau`` is the factor
-    by which an interval's variance must grow), ``trending`` whether the trend is.
-    ``checked`` is False for series shorter than the minimum (nothing can be said).
+    ``lag1``/``lag1_pvalue``: the lag-1 autocorrelation of the ranks (after removing the
+    series' line and any step) and the one-sided p-value of "the runs are positively
+    correlated"; ``tau``/``n_eff``: the long-run variance factor and the number of independent
+    runs the series is worth; ``dependent``: significant at ``confidence`` and tau >= 1.5;
+    ``trend``/``trend_pvalue``: Kendall's tau against run order and its p-value; ``drift``:
+    Sen's slope over the series, relative; ``trending``: significant and at least ``relevance``;
+    ``steps``: a step of the level (Pettitt, p < 0.01, at least ``relevance``, better than a
+    line). ``checked`` is False for series shorter than the minimum (nothing can be said).
     """
 
-    level: str
-    n: int
     checked: bool
     lag1: float | None = None
     lag1_pvalue: float | None = None
-    tau: float = 1.0
     n_eff: float | None = None
-    dependent: bool = False
     trend: float | None = None
     trend_pvalue: float | None = None
-    drift: float | None = None
-    trending: bool = False
-    confidence: float = 0.9
+    confidence: float = 0.95
+    relevance: float = 0.01
+    levels_move: bool = False  # the level moves more than once: groups of runs (invocations?), counted as dependence
 
     def describe(self) -> str:
         if not self.checked:
             return f"{self.n} {self.level}s: too few to check independence (at least {MIN_RUNS} needed)"
-        parts = [f"lag-1 autocorrelation {self.lag1:.2f}"
-                 + (f" (significant: {self.n} runs count as about {self.n_eff:.0f})" if self.dependent
-                    else " (not significant)")]
-        if self.trending:
-            parts.append(f"drifts {self.drift:+.1%} over the {self.n} runs (Kendall tau {self.trend:.2f}, "
-                         f"p = {self.trend_pvalue:.2g})")
+        size = f"lag-1 autocorrelation {self.lag1:.2f}, long-run factor {self.tau:.2f}"
+        if self.dependent:
+            parts = [f"{size} (significant: {self.n} {self.level}s count as about {self.n_eff:.0f})"]
+        elif self.lag1_pvalue is not None and self.lag1_pvalue < 1.0 - self.confidence:
+            parts = [f"{size} (significant, but the {self.n} {self.level}s still count as about {self.n_eff:.0f})"]
+        else:
+            parts = [f"{size} (not significant)"]
+        if (self.drift is not None and self.trend_pvalue is not None and self.trend_pvalue < 1.0 - self.confidence
+                and not self.steps):
+            tail = "" if self.trending else f": significant, but below the {self.relevance:.0%} that matters"
+            parts.append(f"drifts {self.drift:+.1%} over the {self.n} {self.level}s (Kendall tau {self.trend:.2f}, "
+                         f"p = {self.trend_pvalue:.2g}){tail}")
+        for step in self.steps:
+            parts.append(f"the level moves {step.change:+.1%} at {self.level} {step.run + 1} (p = {step.pvalue:.2g})")
+        if self.levels_move:
+            parts.append(f"the level moves more than once: the {self.level}s come in groups (invocations?), counted "
+                         "as dependence")
         return f"{self.level}: " + "; ".join(parts)
 
 
 @attrs.frozen(kw_only=True)
-class IndependenceResult(pr.Result):
-    """Independence of one system's runs: the series checked and what they imply.
+class IndependenceResult(pr.DependenceCheck):
+    """Independence of one system's runs: the series checked and what they imply (a ``pr.DependenceCheck``).
 
     ``runs``: the check of the lowest level in run order (a flat sample's runs; for a
     hierarchical sample the pooled within-unit check, ``per_unit`` the share of units
     flagged); ``top``: the check of the top-level unit means (hierarchical samples);
     ``warmup``: leading runs (flat samples) or leading iterations of every unit (hierarchical
     ones) that stand out of the steady state; the checks of ``runs`` leave a flat sample's out.
-    ``tau``/``n_eff`` summarise what an interval of the sample's mean or median must use.
+    ``tau``/``n_eff``/``autocorrelation`` summarise what an interval of the sample's centre must
+    use (the runs of a flat sample, the top-level means of a hierarchical one).
     """
 
     runs: SeriesCheck
-    top: SeriesCheck | None = None
     per_unit: Mapping[str, Any] = attrs.field(factory=dict)
-    warmup: int = 0
-    warmup_change: float | None = None
-    tau: float = 1.0
     n_eff: float | None = None
-    dependent: bool = False
-    trending: bool = False
 
     def describe(self) -> str:
         parts = [self.runs.describe()]
         if self.per_unit:
             parts.append(f"{self.per_unit['flagged']} of {self.per_unit['units']} {self.per_unit['unit']}s "
-                         "show serial dependence")
+                         "show serial dependence or a drift")
         if self.warmup:
             every = " of every unit" if self.per_unit else ""
             parts.append(f"warm-up: the first {self.warmup} {self.runs.level}(s){every} are "
@@ -102,92 +122,172 @@ class IndependenceResult(pr.Result):
         return "; ".join(parts)
 
 
-def check_series(z: np.ndarray, level: str, confidence: float) -> list[SeriesCheck]:
-    """All serial checks of each row of ``z`` (one series per row, values in run order)."""
+def check_series(z: np.ndarray, level: str, confidence: float, relevance: float = 0.01, offset: int = 0,
+                 steps: bool = True) -> list[SeriesCheck]:
+    """All serial checks of each row of ``z`` (one series per row, values in run order).
+
+    ``offset``: the index of the first value in the sample's run order (leading warm-up runs
+    left out), so that a step names the run where it happens; ``steps``: look for a step of
+    the level (one series at a time: off for the many units of a hierarchical sample).
+    """
     from scipy import stats as sps
     z = np.atleast_2d(np.asarray(z, dtype=float))
     n = int(z.shape[-1])
     if n < MIN_RUNS:
-        return [SeriesCheck(level=level, n=n, checked=False, confidence=confidence)] * z.shape[0]
-    ranks = sps.rankdata(z, axis=-1)
-    lag1, p_lag1 = lag1_test(ranks)
-    tau = autocorrelation_time(ranks)
+        return [SeriesCheck(level=level, n=n, checked=False, confidence=confidence, relevance=relevance)] * z.shape[0]
+    alpha = 1.0 - confidence
     trend, p_trend, slope = mann_kendall(z)
     centre = np.median(z, axis=-1)
     drift = np.where(centre != 0, slope * (n - 1) / np.where(centre != 0, centre, 1.0), 0.0)
     flat = np.ptp(z, axis=-1) == 0  # every run equal: nothing varies, nothing depends
-    alpha = 1.0 - confidence
-    return [SeriesCheck(level=level, n=n, checked=True, lag1=0.0 if f else float(r), lag1_pvalue=1.0 if f else float(p),
-                        tau=1.0 if f else float(t), n_eff=n / (1.0 if f else float(t)),
-                        dependent=bool(not f and p < alpha), trend=float(k), trend_pvalue=float(pk),
-                        drift=float(d), trending=bool(not f and pk < alpha), confidence=confidence)
-            for r, p, t, k, pk, d, f in zip(lag1, p_lag1, tau, trend, p_trend, drift, flat, strict=True)]
+    out = []
+    for row, k, pk, d, f in zip(z, trend, p_trend, drift, flat, strict=True):
+        found: tuple[pr.LevelStep, ...] = ()
+        moves = False  # the level moves more than once: runs in groups (invocations?), not one change of state
+        if steps and not f:
+            at, change, p_step = level_step(row)
+            if p_step < STEP_ALPHA and abs(change) >= relevance and step_fits_better(row, at):
+                found = (pr.LevelStep(run=at + offset, change=change, pvalue=p_step),)
+                moves = any(_has_step(part, relevance) for part in (row[:at], row[at:]))
+                if moves:
+                    found = ()
+        relevant_drift = bool(not f and not found and pk < alpha and abs(d) >= relevance)  # a step is no drift
+        cuts = [s.run - offset for s in found]
+        ranks = sps.rankdata(row)
+        lags = acf_lags(n)
+        # the evidence (what an interval of all the runs must allow for) is measured around the mean: a drift
+        # or a step counts as dependence there (one series cannot tell them from slow dependence: it errs on
+        # the safe side); the flag "dependent" asks for dependence beyond the line and the steps, so that a
+        # drift or a step is reported as what it is
+        fitted, rest = residuals(ranks, [], line=False)
+        acf = np.zeros(lags) if f else autocorrelation(rest, lags)
+        stored = tuple(float(r) for r in acf[:min(lags, STORED_LAGS)])
+        tau = 1.0 if f else long_run(acf, n, fitted)
+        beyond, rest = residuals(ranks, cuts, line=True)
+        around = np.zeros(lags) if f else autocorrelation(rest, lags)
+        r1 = float(around[0])
+        p1 = 1.0 if f else lag1_pvalue(r1, n, beyond)
+        tau_beyond = 1.0 if f else long_run(around, n, beyond)
+        out.append(SeriesCheck(
+            level=level, n=n, checked=True, autocorrelation=stored, fitted=fitted, tau=tau, n_eff=n / tau, lag1=r1,
+            lag1_pvalue=p1, dependent=bool(p1 < alpha and tau_beyond >= DEPENDENCE_RELEVANCE), trend=float(k),
+            trend_pvalue=float(pk), drift=float(d), trending=relevant_drift, steps=found, confidence=confidence,
+            relevance=relevance, levels_move=moves))
+    return out
+
+
+#: autocorrelations a check keeps (what a suite-level reader pools): enough for the window of a short series
+STORED_LAGS = 20
+
+
+def long_run(acf: np.ndarray, n: int, fitted: int) -> float:
+    """The long-run factor of one series: an autoregression's (two lags: all a short series can estimate), and
+    from 20 runs at least a lag window's (a third of the series, Politis' bandwidth from 60 runs), which sees
+    long-range dependence such as runs grouped by invocation."""
+    tau = pr.stats.autoregressive_long_run_factor(float(acf[0]), float(acf[1]) if acf.size > 1 else None, n, fitted)
+    if n >= 20:
+        tau = max(tau, pr.stats.long_run_factor(acf[:bandwidth(acf, n)], n, fitted=fitted))
+    return tau
+
+
+def _has_step(z: np.ndarray, relevance: float) -> bool:
+    """A second step in a segment (at 5%: where the level moves again, the runs are counted as dependent, which
+    errs on the safe side; a spurious second step costs power, not calibration)."""
+    at, change, p_step = level_step(z)
+    return bool(p_step < 0.05 and abs(change) >= relevance and step_fits_better(z, at))
+
+
+def bandwidth(acf: np.ndarray, n: int) -> int:
+    """Lags the long-run factor of a series sums (``acf`` from lag 1): a third of a short series; for
+    longer ones Politis' (2003) rule: twice the lag after which the next few autocorrelations all
+    lie within 2 sqrt(log10(n) / n) (no dependence left), at most a third of the series."""
+    if n < 60:
+        return min(acf.size, n // 3)
+    limit = 2.0 * np.sqrt(np.log10(n) / n)
+    run = max(5, int(np.ceil(np.sqrt(np.log10(n)))))
+    small = np.abs(acf) < limit
+    for m in range(acf.size - run + 1):
+        if small[m:m + run].all():
+            return min(acf.size, 2 * m)
+    return acf.size
 
 
 @attrs.define(repr=False)
 class Independence(pr.Estimator):
-    """Are the runs independent? Run-order trend, lag-1 autocorrelation, effective sample size.
+    """Are the runs independent? Run-order trend, steps, autocorrelation, long-run factor, effective size.
 
-    ``confidence``: level of the checks (0.9: a dependence is flagged when p < 0.1, because a
-    missed dependence costs more than a needlessly widened interval).
+    ``confidence``: level of the checks (0.95: a dependence or a drift is significant when p < 0.05;
+    a flag is a warning, and a warning on clean runs is a false alarm; how much an interval is
+    widened does not depend on it); ``relevance``: the smallest drift or step of the level,
+    relative, that is worth a warning (0.01: below 1% of the level a significant drift is
+    reported but not flagged).
     """
 
     name: ClassVar[str] = "independence"
-    confidence: float = pr.confidence_param(0.9,
-                                            help="level of the checks (0.9: a dependence is flagged when p "
-                                                 "< 0.1)")
+    confidence: float = pr.confidence_param(0.95,
+                                            help="level of the checks (0.95: a dependence or drift is significant "
+                                                 "when p < 0.05)")
+    relevance: float = pr.float_param(0.01, minimum=0.0, maximum=1.0,
+                                      help="the smallest drift or step of the level (relative) worth a warning")
 
     def estimate(self, sample: Any) -> IndependenceResult:
         s = pr.as_sample(sample)
         v = s.values
         if v.ndim == 1:
             warm = leading_outliers(v)
-            runs = check_series(v[warm:], s.levels[0], self.confidence)[0]
+            runs = check_series(v[warm:], s.levels[0], self.confidence, self.relevance, offset=warm)[0]
             change = float(v[:warm].mean() / np.median(v[warm:]) - 1.0) if warm else None
-            return IndependenceResult(runs=runs, warmup=warm, warmup_change=change, tau=runs.tau,
+            return IndependenceResult(runs=runs, n=runs.n, level=runs.level, autocorrelation=runs.autocorrelation,
+                                      warmup=warm, warmup_change=change, tau=runs.tau,
                                       n_eff=runs.n_eff if runs.checked else None, dependent=runs.dependent,
-                                      trending=runs.trending, warnings=_warn(runs, s))
+                                      drift=runs.drift, trending=runs.trending, steps=runs.steps,
+                                      warnings=_warn(runs, s))
         if v.shape[-1] < 2:
             raise pr.DataError(f"{s.label}: one {s.levels[-1]} per {s.levels[-2]}: nothing to check within units")
         flat_units = v.reshape(-1, v.shape[-1])  # one row per unit of the level above the lowest
-        checks = check_series(flat_units, s.levels[-1], self.confidence)
+        checks = check_series(flat_units, s.levels[-1], self.confidence, self.relevance, steps=False)
         checked = [c for c in checks if c.checked]
-        pooled = _pooled(checked, s.levels[-1], int(flat_units.shape[1]), self.confidence)
+        pooled = _pooled(checked, s.levels[-1], int(flat_units.shape[1]), self.confidence, self.relevance)
         warm = warmup_length(flat_units)
         change = None
         if warm:
             steady = float(flat_units[:, flat_units.shape[1] // 2:].mean())
             change = float(flat_units[:, :warm].mean() / steady - 1.0) if steady else None
-        top = check_series(s.top_means(), f"{s.levels[0]} mean", self.confidence)[0]
+        top = check_series(s.top_means(), f"{s.levels[0]} mean", self.confidence, self.relevance)[0]
         per_unit = {"unit": s.levels[-2], "units": len(checks), "checked": len(checked),
                     "flagged": sum(c.dependent or c.trending for c in checked)}
-        return IndependenceResult(runs=pooled, top=top, per_unit=per_unit, warmup=warm, warmup_change=change,
-                                  tau=top.tau, n_eff=top.n_eff if top.checked else None,
-                                  dependent=top.dependent, trending=top.trending, warnings=_warn(top, s))
+        return IndependenceResult(runs=pooled, top=top, per_unit=per_unit, n=top.n, level=top.level,
+                                  autocorrelation=top.autocorrelation, warmup=warm, warmup_change=change,
+                                  tau=top.tau, n_eff=top.n_eff if top.checked else None, dependent=top.dependent,
+                                  drift=top.drift, trending=top.trending, steps=top.steps, warnings=_warn(top, s))
 
 
-def _pooled(checks: list[SeriesCheck], level: str, n: int, confidence: float) -> SeriesCheck:
+def _pooled(checks: list[SeriesCheck], level: str, n: int, confidence: float, relevance: float) -> SeriesCheck:
     """One summary of many units' checks: median statistics, flagged when most units are."""
     if not checks:
-        return SeriesCheck(level=level, n=n, checked=False, confidence=confidence)
-    lag1 = float(np.median([c.lag1 for c in checks]))
+        return SeriesCheck(level=level, n=n, checked=False, confidence=confidence, relevance=relevance)
     tau = float(np.median([c.tau for c in checks]))
-    drift = float(np.median([c.drift for c in checks]))
-    dependent = sum(c.dependent for c in checks) > len(checks) / 2
-    trending = sum(c.trending for c in checks) > len(checks) / 2
-    return SeriesCheck(level=level, n=n, checked=True, lag1=lag1,
+    return SeriesCheck(level=level, n=n, checked=True, lag1=float(np.median([c.lag1 for c in checks])),
                        lag1_pvalue=float(np.median([c.lag1_pvalue for c in checks])), tau=tau, n_eff=n / tau,
-                       dependent=dependent, trend=float(np.median([c.trend for c in checks])),
-                       trend_pvalue=float(np.median([c.trend_pvalue for c in checks])), drift=drift,
-                       trending=trending, confidence=confidence)
+                       autocorrelation=tuple(np.median([c.autocorrelation for c in checks], axis=0).tolist()),
+                       dependent=sum(c.dependent for c in checks) > len(checks) / 2,
+                       trend=float(np.median([c.trend for c in checks])),
+                       trend_pvalue=float(np.median([c.trend_pvalue for c in checks])),
+                       drift=float(np.median([c.drift for c in checks])),
+                       trending=sum(c.trending for c in checks) > len(checks) / 2, confidence=confidence,
+                       relevance=relevance)
 
 
 def _warn(check: SeriesCheck, sample: pr.Sample) -> tuple[str, ...]:
     out = []
     if check.dependent:
-        out.append(f"{sample.label}: {check.level}s are serially dependent (lag-1 autocorrelation {check.lag1:.2f}); "
-                   f"{check.n} count as about {check.n_eff:.0f} independent ones")
+        out.append(f"{sample.label}: {check.level}s are serially dependent (lag-1 autocorrelation {check.lag1:.2f}, "
+                   f"long-run factor {check.tau:.2f}); {check.n} count as about {check.n_eff:.0f} independent ones")
     if check.trending:
         out.append(f"{sample.label}: {check.level}s drift {check.drift:+.1%} over the run (Mann-Kendall "
                    f"p = {check.trend_pvalue:.2g}): interleave the systems' runs, or warm the machine up first")
+    for step in check.steps:
+        out.append(f"{sample.label}: the level moves {step.change:+.1%} at {check.level} {step.run + 1} "
+                   f"(Pettitt p = {step.pvalue:.2g}): the machine changed during the measurement (frequency, "
+                   "another job); interleave the systems' runs")
     return tuple(out)

@@ -14,13 +14,38 @@ import perfrigor as pr
 
 #: series shorter than this are not checked: an autocorrelation of fewer runs is noise
 MIN_RUNS = 10
-#: below this, the autocorrelation time is the AR(1) form alone (tests/verdict: calibration at n = 10)
-SHORT_SERIES = 20
 
 
 def autocorrelation(z: np.ndarray, max_lag: int) -> np.ndarray:
-    """Sample autocorrelations r_1..r_max_lag along the last axis (the usual biased estimator)."""
-    return pr.stats.autocorrelation(z, max_lag)  # O(n log n) for long series (an FFT)
+    """Sample autocorrelations r_1..r_max_lag along the last axis (the usual biased estimator).
+
+    Lag by lag for short series; by FFT for long ones (O(n log n) whatever the lags: 10^6 runs).
+    """
+    return pr.stats.autocorrelation(z, max_lag)
+
+
+def acf_lags(n: int) -> int:
+    """Lags a check computes for a series of ``n`` runs: a third of a short series (its long-run window), at
+    most 200 (a window found by Politis' rule is rarely longer; dependence beyond is an undeclared hierarchy,
+    better declared)."""
+    return max(1, min(n // 3, 200))
+
+
+def residuals(z: np.ndarray, steps: list[int], line: bool) -> tuple[int, np.ndarray]:
+    """What a series' level (its line when ``line``, and its steps) leaves: (parameters fitted, residuals).
+
+    A drift or a step of the level is not serial dependence: it inflates the autocorrelation
+    without making the runs count as fewer for a comparison (a drift common to both systems even
+    makes it conservative; a step is compared segment by segment), so the dependence is measured
+    on what they leave. The parameters fitted (the mean, the line's slope, one more per step)
+    bias the autocorrelations by about -fitted/n.
+    """
+    z = np.asarray(z, dtype=float).reshape(-1)
+    rest = detrended(z) if line else z - z.mean()
+    edges = [0, *steps, z.size]
+    for a, b in zip(edges[:-1], edges[1:], strict=True):
+        rest[a:b] -= rest[a:b].mean()
+    return 1 + int(line) + len(steps), rest
 
 
 def detrended(z: np.ndarray) -> np.ndarray:
@@ -37,46 +62,50 @@ def detrended(z: np.ndarray) -> np.ndarray:
     return z - z.mean(axis=-1, keepdims=True) - slope * t
 
 
-def lag1_test(z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Lag-1 autocorrelation of detrended series and the one-sided p-value of "runs are positively correlated".
+def level_step(z: np.ndarray, min_segment: int = 5) -> tuple[int, float, float]:
+    """The most likely single step of the level of one series: (first run of the new level, relative change,
+    p-value), by Pettitt's (1979) rank test.
 
-    Under independence r_1 of a series with its mean removed has mean -1/n and variance
-    (n - 2)/(n(n - 1)) (Anderson 1942's moments); removing a line as well moves the mean to
-    about -2/n (checked by simulation, tests/verdict). Close enough to normal from n = 10.
+    U_t = 2 sum_{i <= t} R_i - t (n + 1) compares the ranks before and after run t (a Mann-Whitney
+    statistic for every split at once, O(n log n)); the split is where |U_t| is largest, with at
+    least ``min_segment`` runs on either side, and the p-value Pettitt's approximation
+    2 exp(-6 K² / (n³ + n²)) (conservative where it matters, below 0.5). The change is the ratio of
+    the medians after and before, minus 1. (0, 0.0, 1.0) when the series is too short.
+    """
+    from scipy import stats as sps
+    z = np.asarray(z, dtype=float).reshape(-1)
+    n = z.size
+    if n < 2 * min_segment:
+        return 0, 0.0, 1.0
+    ranks = sps.rankdata(z)
+    t = np.arange(1, n + 1)
+    u = np.abs(2.0 * np.cumsum(ranks) - t * (n + 1.0))[min_segment - 1:n - min_segment]
+    at = int(np.argmax(u)) + min_segment  # the first run after the split
+    k = float(u.max())
+    pvalue = float(min(1.0, 2.0 * np.exp(-6.0 * k * k / (n ** 3 + n ** 2))))
+    before, after = float(np.median(z[:at])), float(np.median(z[at:]))
+    change = after / before - 1.0 if before != 0 else 0.0
+    return at, change, pvalue
+
+
+def step_fits_better(z: np.ndarray, at: int) -> bool:
+    """Whether a step at ``at`` explains the series better than a straight line (smaller squared residuals):
+    a drift also moves the level between halves, but it is no step."""
+    z = np.asarray(z, dtype=float).reshape(-1)
+    step = ((z[:at] - z[:at].mean()) ** 2).sum() + ((z[at:] - z[at:].mean()) ** 2).sum()
+    line = (detrended(z) ** 2).sum()
+    return bool(step < line)
+
+
+def lag1_pvalue(r1: float, n: int, fitted: int) -> float:
+    """One-sided p-value of a positive lag-1 autocorrelation ``r1`` of residuals from ``fitted`` parameters.
+
+    Under independence r_1 has mean about -fitted/n (-1/n around the mean, -2/n around a line:
+    Anderson 1942's moments; checked by simulation, tests/verdict/test_independence.py) and
+    variance (n - 2)/(n(n - 1)); close enough to normal from 10 runs.
     """
     from scipy import special
-    n = z.shape[-1]
-    r = autocorrelation(z, 1)[..., 0]
-    zstat = (r + 1.0 / n) / np.sqrt((n - 2) / (n * (n - 1)))
-    return r, special.ndtr(-zstat)
-
-
-def autocorrelation_time(z: np.ndarray) -> np.ndarray:
-    """Integrated autocorrelation time tau >= 1 of each series (n runs count as n / tau).
-
-    The larger of two estimates, each weak alone on short series: the AR(1) form
-    (1 + r)/(1 - r) with r_1 bias-corrected by (2 + 4 r_1)/n (Marriott & Pope 1954's
-    (1 + 4 r_1)/n for a series with its mean removed, one more 1/n for its line), which
-    sees short-range dependence, and Geyer's (1992) initial positive sequence, which sees
-    long-range dependence such as an undeclared hierarchy (runs grouped by invocation).
-    Both are computed around the series' own mean, which makes them low by about tau/n
-    (Bartlett): the estimate is divided by 1 - tau/n (simulation: an undeclared hierarchy of
-    10 invocations x 10 runs is then calibrated, tests/verdict).
-    """
-    n = z.shape[-1]
-    max_lag = max(2, n // 3)
-    r = autocorrelation(z, max_lag)
-    r1 = np.clip(r[..., 0] + (1.0 + 4.0 * r[..., 0]) / n, 0.0, 0.9)
-    tau_ar1 = (1.0 + r1) / (1.0 - r1)
-    gamma = np.concatenate([np.ones(r.shape[:-1] + (1,)), r], axis=-1)
-    pairs = gamma[..., : 2 * ((max_lag + 1) // 2)].reshape(r.shape[:-1] + (-1, 2)).sum(axis=-1)
-    positive = np.cumprod(pairs > 0, axis=-1).astype(bool)
-    tau_ips = -1.0 + 2.0 * (pairs * positive).sum(axis=-1)
-    if n < SHORT_SERIES:  # too short for long lags and for the mean's correction: their noise dominates;
-        # and for telling tau = 5 from tau = 10: at most n / 3 (3 effective runs), which AR(1) 0.5 (tau 3) respects
-        return np.clip(tau_ar1, 1.0, n / 3.0)
-    tau = np.maximum(tau_ar1, tau_ips)
-    return np.clip(tau / np.maximum(1.0 - tau / n, 1.0 / n), 1.0, n)
+    return float(special.ndtr(-(r1 + fitted / n) / np.sqrt((n - 2) / (n * (n - 1)))))
 
 
 #: longer series are not compared pair by pair (n²/2 differences): S from Kendall's tau in O(n log n),

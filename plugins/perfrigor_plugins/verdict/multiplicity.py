@@ -13,19 +13,15 @@ changes on p-values adjusted for the number of benchmarks compared:
 - ``none``: every benchmark on its own (the single-benchmark rule).
 
 The adjustment only removes claims: a "faster"/"slower" verdict whose adjusted p-value does
-not reach the level becomes "unclear", and says so. Intervals stay per benchmark at
-``confidence``; the reasons and the suite verdict name the adjustment.
+not reach the level becomes "unclear", and says so; every interval is given at the level that
+makes it agree with the decisions (:func:`interval_level`; :mod:`.suite_control`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
-import attrs
 import numpy as np
-import perfrigor as pr
-
-from .rules import FASTER, SLOWER, UNCLEAR
 
 METHODS = ("benjamini-hochberg", "holm", "none")
 #: how the reasons and the report name each control
@@ -53,29 +49,20 @@ def adjusted_pvalues(pvalues: Sequence[float], method: str) -> list[float]:
     return out.tolist()
 
 
-def _pvalue(v: pr.Verdict) -> float:
-    """The verdict's two-sided p-value; 1 where it has none (nothing it could claim)."""
-    p = v.details.get("pvalue")
-    return float(p) if isinstance(p, int | float) and np.isfinite(p) else 1.0
+def interval_level(method: str, confidence: float, pvalues: Sequence[float]) -> tuple[float, int]:
+    """The level at which every interval of a suite is the dual of the suite's decisions, and the changes found.
 
+    Under Benjamini-Hochberg, Benjamini & Yekutieli's false-coverage-rate level 1 - max(R, 1) q / m
+    (``pr.stats.false_coverage_confidence``); under Holm, 1 - q / (m - R), its last step's level (the
+    changes found have p-values below it, the others above); under none, ``confidence``.
+    """
+    import perfrigor as pr
 
-def adjust(verdicts: Mapping[str, pr.Verdict], method: str, confidence: float) -> dict[str, pr.Verdict]:
-    """Every verdict with its suite-adjusted p-value recorded; claims that do not survive become unclear."""
-    names = list(verdicts)
-    m = len(names)
-    adjusted = adjusted_pvalues([_pvalue(verdicts[b]) for b in names], method)
-    alpha = 1.0 - confidence
-    out = {}
-    for bench, p_adj in zip(names, adjusted, strict=True):
-        v = verdicts[bench]
-        control = {"method": method, "benchmarks": m, "pvalue": p_adj, "level": alpha}
-        details = {**v.details, "suite_control": control}
-        if v.outcome in (FASTER, SLOWER) and p_adj >= alpha:
-            first = (f"not significant over the {m} benchmarks (adjusted p = {p_adj:.2g}, {SHORT[method]}): "
-                     f"{v.reasons[0] if v.reasons else v.outcome}")
-            details["flags"] = [*details.get("flags", []), "suite"]
-            details["unadjusted_outcome"] = v.outcome
-            out[bench] = attrs.evolve(v, outcome=UNCLEAR, reasons=(first, *v.reasons[1:]), details=details)
-        else:
-            out[bench] = attrs.evolve(v, details=details)
-    return out
+    m = len(pvalues)
+    q = 1.0 - confidence
+    found = int(sum(p < q for p in adjusted_pvalues(pvalues, method)))
+    if method == "none" or m < 2:
+        return confidence, found
+    if method == "holm":
+        return 1.0 - q / max(m - found, 1), found
+    return pr.stats.false_coverage_confidence(pvalues, confidence)

@@ -1,38 +1,38 @@
-"""The ways the verdict answers, each chosen when its assumptions hold for the data.
+"""How the verdict answers one benchmark: the path, chosen top to bottom in :func:`choose`.
 
-- one run on a side (``lonely``): the ratio, no interval, "unclear";
-- hierarchical samples: Kalibera & Jones, Fieller's interval of the ratio of the top-level
-  means (the runs within a unit are not independent replicates);
-- flat samples: warm-up runs left out (``without_warmup``) and the serial dependence measured
-  (``widening``), then
-  - several clear modes (``modes``): the shift within the dominant mode; a change of the modes'
-    shares alone is "unclear";
-  - otherwise the typical run (``ranks``): the Hodges-Lehmann shift of log values with the
-    rank-sum interval (the Speedup-Test's Wilcoxon-Mann-Whitney test, inverted), widened by the
-    autocorrelation times; Yuen's trimmed means for dependent runs from 20 on; Welch's means of
-    logs where no rank test can reach the level; or Fieller's interval of the means (``means``)
-    when the configured statistic is the mean and the runs are independent.
-The rules of docs/methods/verdict.md, in code.
+1. fewer than 2 runs on a side: the ratio, no interval, "unclear" (``lonely``);
+2. hierarchical samples: Kalibera & Jones, the top-level units' means compared (``top_level``);
+3. flat samples: warm-up runs left out (``without_warmup``), the serial dependence weighed
+   (:mod:`.dependence`), then
+4. a step of the level inside one system (once): each of its segments compared with the other
+   system, the answer holding only where both comparisons agree (``segments``); steps in both
+   systems count as dependence (nothing tells which levels correspond);
+5. several clear modes: the shift within the dominant mode; a change of the modes' shares
+   alone is "unclear" (``modes``);
+6. the ratio of means (Fieller's) when the configured statistic is the mean and the runs independent
+   (``ratio``);
+7. otherwise the typical run (``typical``): a location shift of log values, the pipeline's
+   (``pr.ShiftComparison``) or the verdict's own (``location-shift``), widened for dependence.
+
+Each path also says how to recompute its answer at another level or with another widening
+(``Path.recipe``): the suite control does so for false-coverage-rate adjusted intervals and
+the suite's pooled dependence (:mod:`.suite_control`). The rules of docs/methods/verdict.md, in code.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
 from typing import Any
 
 import attrs
 import numpy as np
 import perfrigor as pr
 
-from .evidence import Evidence, Found, independence_of
-from .rules import Answer, interval_from_shift, speedup_from_shift
-
-#: below this many runs the lag-1 test at 10% misses too much (A/A false alarms of 12% on AR(1) runs at
-#: n = 10): there the dependence counts from p < SMALL_GATE (6%; calibration, docs/methods/verdict.md)
-SMALL_SERIES = 20
-SMALL_GATE = 0.3
-#: share trimmed from each end for Yuen's means of dependent runs: enough for rare outliers, and keeps
-#: 8 of 10 runs (20% kept 6: intervals twice as wide at n = 10 for the same false-alarm rate)
-TRIM = 0.1
+from . import dependence
+from .evidence import Evidence, Found, dependence_of, gather
+from .rules import Answer, outcome
+from .shift import shift, too_few_for_ranks
 
 
 @attrs.frozen
@@ -48,6 +48,16 @@ class Path:
     notes: tuple[str, ...] = ()  # diagnostics worth a sentence (dependence, drift, warm-up, modes)
     unclear: str | None = None  # when set, the outcome is "unclear" for this reason, whatever the interval
     details: dict[str, Any] = attrs.field(factory=dict)
+    recipe: dict[str, Any] | None = None  # how to recompute the answer (None: it cannot be)
+
+
+@attrs.frozen
+class Settings:
+    """What the verdict step was configured with, as the paths need it."""
+
+    confidence: float
+    threshold: float
+    statistic: str  # "median" or "mean"
 
 
 def _significant(low: float | None, high: float | None) -> bool | None:
@@ -56,137 +66,67 @@ def _significant(low: float | None, high: float | None) -> bool | None:
     return low > 1.0 or high < 1.0
 
 
-def _within_threshold(res: pr.RatioComparison) -> str | None:
-    """Why a ratio interval's change does not count although it excludes no change: its step was given a
-    practical threshold (fieller's or bootstrap-ratio's) and cannot tell whether the change exceeds it."""
-    if res.decision == "inconclusive" and _significant(res.ci_low, res.ci_high):
-        return res.verdict.split(": ", 1)[0]  # "candidate slower, but cannot tell whether by more than ..."
-    return None
+def answer_of(res: pr.Comparison) -> Answer:
+    """A comparison's answer, its significance read off its interval (the verdict's one rule)."""
+    return Answer(res.estimate, res.ci_low, res.ci_high, _significant(res.ci_low, res.ci_high), res.pvalue)
 
 
-def hierarchical(old: pr.Sample, new: pr.Sample, ev: Evidence) -> Path:
-    """Kalibera & Jones: Fieller's interval on the top-level means."""
-    found = ev.fieller
-    flags, notes = ["hierarchical"], []
-    for who, f in zip(("baseline", "candidate"), ev.independence, strict=True):
-        res = f.result if f is not None else None
-        if res is None:
-            continue
-        top = getattr(res, "top", None)
-        if top is not None and getattr(top, "dependent", False):
-            flags.append("dependence")
-            notes.append(f"{who}'s {top.level}s are serially dependent (lag-1 autocorrelation {top.lag1:.2f})")
-        if top is not None and getattr(top, "trending", False):
-            flags.append("trend")
-            notes.append(f"{who}'s {top.level}s drift {top.drift:+.1%} over the experiment")
-        if getattr(res, "warmup", 0):
-            notes.append(f"{who}: the first {res.warmup} {res.runs.level}(s) of every {old.levels[-2]} stand out "
-                         f"({res.warmup_change:+.1%}): warm-up, drop them")
-    level = old.levels[0]
-    if found is None or found.result is None:
-        why = found.error if found is not None else "no fieller component is registered"
-        return Path("fieller", Answer(None, None, None, None), f"{level} mean", None, None, tuple(flags),
-                    tuple(notes), unclear=f"Kalibera & Jones' interval cannot be computed: {why}")
-    res = found.result
-    answer = Answer(res.estimate, res.ci_low, res.ci_high, _significant(res.ci_low, res.ci_high), res.pvalue)
-    n_top = res.n_top or {}
-    return Path(found.source, answer, f"mean of {n_top.get('baseline', old.shape[0])} {level}s",
-                res.baseline_mean, res.candidate_mean, tuple(dict.fromkeys(flags)),
-                tuple(notes), unclear=_within_threshold(res), details={"n_top": dict(n_top)})
+# ------------------------------------------------------------------------------ the choice
 
 
-def without_warmup(samples: dict[str, pr.Sample], ev: Evidence) -> tuple[dict[str, pr.Sample], list[str]]:
-    """Flat samples without the leading runs the independence check calls warm-up, and a note per system."""
-    out, notes = dict(samples), []
-    for (system, sample), f in zip(samples.items(), ev.independence, strict=True):
-        warm = getattr(f.result, "warmup", 0) if f is not None and f.result is not None else 0
-        if warm and not sample.is_hierarchical and len(sample) - warm >= 2:
-            out[system] = sample.with_values(sample.values[warm:])
-            runs = "the first run" if warm == 1 else f"the first {warm} runs"
-            notes.append(f"{system}: {runs} ({f.result.warmup_change:+.0%}) look{'s' if warm == 1 else ''} like "
-                         f"warm-up: compared without {'it' if warm == 1 else 'them'}")
-    return out, notes
+def choose(old: pr.Sample, new: pr.Sample, samples: Mapping[str, pr.Sample], baseline: str, candidate: str,
+           previous: pr.Previous, settings: Settings) -> Path:
+    """The path whose assumptions hold for these data, top to bottom (the module docstring's list)."""
+    if min(len(old), len(new)) < 2:
+        return lonely(old, new)
+    hierarchical = old.is_hierarchical and new.is_hierarchical
+    ev = gather(samples, baseline, candidate, previous, settings.confidence, need_modes=not hierarchical,
+                need_ratio=not hierarchical and settings.statistic == "mean")
+    if hierarchical:
+        return top_level(old, new, ev, settings)
+    steady, warm_notes, offsets = without_warmup({baseline: old, candidate: new}, ev)
+    if warm_notes:  # the comparison is of the steady state: every diagnostic again, on those runs
+        old, new = steady[baseline], steady[candidate]
+        ev = gather(steady, baseline, candidate, pr.Previous(), settings.confidence, need_modes=True,
+                    need_ratio=settings.statistic == "mean")
+    obs = dependence.observe(ev.checks())
+    widening = dependence.alone(obs)
+    flags, notes = diagnostics(ev, widening, offsets)
+    if warm_notes:
+        flags.insert(0, "warmup")
+        notes[:0] = warm_notes
+    if old.is_hierarchical or new.is_hierarchical:
+        notes.append("one system is hierarchical and the other flat: all runs are compared as flat samples")
+    context = Context(old, new, offsets, settings, widening, obs, flags, notes)
+    checks = ev.checks()
+    if sum(bool(c is not None and c.steps) for c in checks) == 1:  # one system's level moved once
+        return segments(context, checks)
+    found = ev.modes
+    kind = found.result.kind if found is not None and found.result is not None else "unimodal"
+    if kind == "different":
+        notes.append(found.result.verdict)
+    elif kind != "unimodal" and found.result.dominant is not None:
+        return modes(context, found)
+    if settings.statistic == "mean" and widening.tau < 1.5:
+        return attrs.evolve(ratio(old, new, ev, settings, offsets=offsets), flags=tuple(flags), notes=tuple(notes))
+    return typical(context, ev.shift if not warm_notes else None)
 
 
-def widening(ev: Evidence) -> tuple[tuple[float, float], list[str], list[str], bool]:
-    """(tau_baseline, tau_candidate), flags, notes, dependent: how much to widen a flat interval."""
-    taus, flags, notes, dependent = [], [], [], False
-    for who, f in zip(("baseline", "candidate"), ev.independence, strict=True):
-        res = f.result if f is not None else None
-        runs = getattr(res, "runs", None)
-        if runs is None or not runs.checked:
-            taus.append(1.0)
-            continue
-        small = runs.n < SMALL_SERIES and runs.lag1_pvalue is not None and runs.lag1_pvalue < SMALL_GATE
-        taus.append(float(runs.tau) if runs.dependent or small else 1.0)
-        if taus[-1] > 1.0:
-            dependent = True
-            flags.append("dependence")
-            verb = "are" if runs.dependent else f"may be (fewer than {SMALL_SERIES} runs: a loose check)"
-            notes.append(f"{who}'s runs {verb} serially dependent (lag-1 autocorrelation {runs.lag1:.2f}): "
-                         f"its {runs.n} runs count as about {runs.n_eff:.0f} independent ones")
-        if runs.trending:
-            flags.append("trend")
-            notes.append(f"{who}'s runs drift {runs.drift:+.1%} from first to last: interleave the systems' "
-                         "runs or warm the machine up first")
-    return (taus[0], taus[1]), flags, notes, dependent
+@attrs.frozen
+class Context:
+    """The steady runs of both systems and what is known about them, for the flat paths."""
+
+    old: pr.Sample
+    new: pr.Sample
+    offsets: tuple[int, int]  # leading runs left out of each system (warm-up)
+    settings: Settings
+    widening: dependence.Widening
+    observation: dependence.Observation | None
+    flags: list[str]
+    notes: list[str]
 
 
-def ranks(old: pr.Sample, new: pr.Sample, confidence: float, method: str,
-          taus: tuple[float, float], flags: list[str], notes: list[str]) -> Path:
-    """The typical run's shift, on log values: the Hodges-Lehmann shift with its rank-sum interval;
-    Yuen's trimmed means widened by the autocorrelation times for dependent runs; Welch's means
-    of logs where too few runs leave a rank test no chance at the level (3 per side at 95%).
-    """
-    x, y = old.flat, new.flat
-    dependent = max(taus) > 1.0
-    alpha = 1.0 - confidence
-    resolution = _resolution(np.concatenate([x, y]))
-    tiny = pr.stats.rank_sum_min_pvalue(x.size, y.size) > alpha  # no rank test can reach the level
-    if dependent and min(x.size, y.size) >= SMALL_SERIES:  # a rank test loses the size of a change, trimmed means keep it
-        shift = pr.stats.yuen_shift(np.log(x), np.log(y), confidence, inflation=taus, trim=TRIM,
-                                    rounding=resolution or 0.0)
-        notes.append("the interval (trimmed means) is widened for the runs' serial dependence")
-        statistic = "trimmed geometric mean"
-    elif tiny and not dependent:  # the means of log values, which assume roughly normal noise, are all that is left
-        flags.append("tiny")
-        shift = pr.stats.yuen_shift(np.log(x), np.log(y), confidence, trim=0.0, rounding=resolution or 0.0)
-        notes.append(f"{x.size} and {y.size} runs are too few for a rank test at {confidence:.0%}: compared on "
-                     "the means of log times (Welch), which assume roughly normal noise; run more to be safe")
-        statistic = "geometric mean"
-    else:  # rank-sum interval (widened by tau below 20 runs: t quantiles of 1 or 2 df make absurd means)
-        shift = pr.stats.hodges_lehmann(np.log(x), np.log(y), confidence, inflation=taus)
-        statistic = "median"
-        if dependent:
-            notes.append("the interval is widened for the runs' serial dependence")
-    lib = old.lower_is_better
-    low, high = interval_from_shift(shift.ci_low, shift.ci_high, lib)
-    significant = shift.pvalue < alpha
-    if resolution is not None and low is not None:
-        flags.append("resolution")
-        if not (dependent or tiny):  # the rank interval knows nothing of the grid: half a step either way
-            low, high = low / (1.0 + resolution / 2), high * (1.0 + resolution / 2)
-            significant = significant and (low > 1.0 or high < 1.0)
-        notes.append(f"the values sit on a grid of {resolution:.2%} of their size (the timer's resolution)")
-    answer = Answer(speedup_from_shift(shift.estimate, lib), low, high, significant, shift.pvalue)
-    # each side's value of the statistic the change is computed from (a row must not show medians beside
-    # a change of geometric means): the Hodges-Lehmann shift is the medians'; Yuen's and Welch's shifts
-    # are the differences of (trimmed) means of logs, i.e. ratios of (trimmed) geometric means
-    if statistic == "median":
-        central = float(np.median(x)), float(np.median(y))
-    else:
-        trim = TRIM if statistic == "trimmed geometric mean" else 0.0
-        central = _geometric_mean(x, trim), _geometric_mean(y, trim)
-    return Path(method, answer, statistic, *central, tuple(dict.fromkeys(flags)),
-                tuple(notes),
-                details={"test": shift.method, "pvalue": shift.pvalue, "tau": list(taus), "df": shift.df})
-
-
-def _geometric_mean(values: np.ndarray, trim: float) -> float:
-    """The geometric mean of ``values`` after cutting ``floor(trim * n)`` from each end (as Yuen's shift does)."""
-    logs = np.sort(np.log(values))
-    cut = int(trim * logs.size)
-    return float(np.exp(logs[cut:logs.size - cut].mean()))
+# ------------------------------------------------------------------------------ the paths
 
 
 def lonely(old: pr.Sample, new: pr.Sample) -> Path:
@@ -199,77 +139,353 @@ def lonely(old: pr.Sample, new: pr.Sample) -> Path:
                         "from noise (at least 2 runs per system, 10 or more to say much)")
 
 
-def _resolution(values: np.ndarray) -> float | None:
-    """The grid step of quantised values relative to their median, when the timer's resolution shows.
-
-    Values are quantised when they take few distinct values (at most half the runs) all on a
-    common step; the step matters when it is above 0.1% of the values.
-    """
-    distinct = np.unique(values)
-    if distinct.size < 2 or distinct.size > values.size // 2:
-        return None
-    step = float(np.diff(distinct).min())
-    units = (distinct - distinct[0]) / step
-    if not np.allclose(units, np.round(units), rtol=0.0, atol=1e-6):
-        return None
-    rel = step / float(np.median(values))
-    return rel if rel > 1e-3 else None
+def _within_threshold(res: pr.RatioComparison) -> str | None:
+    """Why a ratio interval's change does not count although it excludes no change: its step was given a
+    practical threshold (fieller's or bootstrap-ratio's) and cannot tell whether the change exceeds it."""
+    if res.decision == "inconclusive" and _significant(res.ci_low, res.ci_high):
+        return res.verdict.split(": ", 1)[0]  # "candidate slower, but cannot tell whether by more than ..."
+    return None
 
 
-def means(old: pr.Sample, new: pr.Sample, ev: Evidence) -> Path:
-    """Fieller's interval of the ratio of means on flat independent runs (statistic = "mean")."""
-    found = ev.fieller
+def ratio(old: pr.Sample, new: pr.Sample, ev: Evidence, settings: Settings, offsets: tuple[int, int] = (0, 0)
+          ) -> Path:
+    """The ratio of the means of flat runs (``pr.RatioComparison``: Fieller's by default) when the statistic
+    is the mean."""
+    found = ev.ratio
     if found is None or found.result is None:
         why = found.error if found is not None else "no fieller component is registered"
         return Path("fieller", Answer(None, None, None, None), "mean", None, None,
                     unclear=f"the interval of the means cannot be computed: {why}")
     res = found.result
-    answer = Answer(res.estimate, res.ci_low, res.ci_high, _significant(res.ci_low, res.ci_high), res.pvalue)
-    return Path(found.source, answer, "mean", float(old.flat.mean()), float(new.flat.mean()),
-                unclear=_within_threshold(res))
+    return Path(found.source, answer_of(res), "mean", res.baseline_mean, res.candidate_mean,
+                unclear=_within_threshold(res),
+                recipe={"kind": "ratio", "component": found.component, "offsets": list(offsets)})
 
 
-def modes(old: pr.Sample, new: pr.Sample, found: Found, confidence: float, flags: list[str], notes: list[str]
-          ) -> Path:
+def top_level(old: pr.Sample, new: pr.Sample, ev: Evidence, settings: Settings) -> Path:
+    """Kalibera & Jones: the top-level units (invocations, forks) are the replicates, so compare their means.
+
+    Welch's test on the logs of the top-level means (the geometric-mean ratio of the units'
+    means, Welch-Satterthwaite degrees of freedom: calibrated where the paper's n - 1 is
+    conservative). The units are independent processes by design: their serial dependence,
+    when the check finds it, is said, not widened for (as Welch on fork means, which this is).
+    """
+    flags, notes = ["hierarchical"], hierarchical_notes(old, ev)
+    tops = [c.top if c is not None else None for c in ev.checks()]
+    flags += (["dependence"] if any(t is not None and t.dependent for t in tops) else []) + \
+        (["trend"] if any(t is not None and t.trending for t in tops) else [])
+    widening = dependence.NONE
+    a, b = (pr.Sample(s.top_means(), unit=s.unit, lower_is_better=s.lower_is_better) for s in (old, new))
+    if min(len(a), len(b)) < 2:
+        return Path("location-shift", Answer(None, None, None, None), f"{old.levels[0]} mean", None, None,
+                    tuple(flags), tuple(notes), unclear=f"Kalibera & Jones' comparison needs at least 2 "
+                                                        f"{old.levels[0]}s per system")
+    res = shift(a, b, settings.confidence, widening.taus, widening.precision, statistic="geometric mean")
+    recipe = {"kind": "shift", "top": True, "parts": [{**part((0, 0), (None, None)), "statistic": "geometric mean"}],
+              "taus": list(widening.taus), "precision": widening.precision, "pool": False}
+    return Path("location-shift", answer_of(res), f"mean of {len(a)} {old.levels[0]}s", float(np.mean(a.flat)),
+                float(np.mean(b.flat)), tuple(dict.fromkeys(flags)), tuple(notes), recipe=recipe,
+                details={"n_top": {"baseline": len(a), "candidate": len(b)}, "test": res.method, "df": res.df,
+                         "pvalue": res.pvalue, "tau": list(widening.taus)})
+
+
+def hierarchical_notes(old: pr.Sample, ev: Evidence) -> list[str]:
+    notes = []
+    for who, check in zip(("baseline", "candidate"), ev.checks(), strict=True):
+        if check is None:
+            continue
+        top = check.top
+        if top is not None and top.dependent:
+            notes.append(f"{who}'s {top.level}s are serially dependent (long-run factor {top.tau:.2f}: "
+                         f"{top.n} count as about {top.n_effective:.0f})")
+        if top is not None and top.trending:
+            notes.append(f"{who}'s {top.level}s drift {top.drift:+.1%} over the experiment (a trend)")
+        if check.warmup:
+            notes.append(f"{who}: the first {check.warmup} {check.level}(s) of every {old.levels[-2]} stand out "
+                         f"({check.warmup_change:+.1%}): warm-up, drop them")
+    return notes
+
+
+def without_warmup(samples: dict[str, pr.Sample], ev: Evidence
+                   ) -> tuple[dict[str, pr.Sample], list[str], tuple[int, int]]:
+    """Flat samples without the leading runs their dependence checks call warm-up, a note per system, the offsets."""
+    out, notes, offsets = dict(samples), [], []
+    for (system, sample), check in zip(samples.items(), ev.checks(), strict=True):
+        warm = check.warmup if check is not None else 0
+        if warm and not sample.is_hierarchical and len(sample) - warm >= 2:
+            out[system] = sample.with_values(sample.values[warm:])
+            runs = "the first run" if warm == 1 else f"the first {warm} runs"
+            notes.append(f"{system}: {runs} ({check.warmup_change:+.0%}) look{'s' if warm == 1 else ''} like "
+                         f"warm-up: compared without {'it' if warm == 1 else 'them'}")
+            offsets.append(warm)
+        else:
+            offsets.append(0)
+    return out, notes, (offsets[0], offsets[1])
+
+
+def diagnostics(ev: Evidence, widening: dependence.Widening, offsets: tuple[int, int]
+                ) -> tuple[list[str], list[str]]:
+    """The flags and sentences of what the dependence checks saw (with sizes), and of the widening."""
+    flags, notes = [], []
+    for who, check, offset in zip(("baseline", "candidate"), ev.checks(), offsets, strict=True):
+        if check is None or check.n < dependence.MIN_RUNS:
+            continue
+        if check.dependent:
+            flags.append("dependence")
+            notes.append(f"{who}'s runs are serially dependent (long-run factor {check.tau:.2f}): its {check.n} runs "
+                         f"count as about {check.n_effective:.0f} independent ones")
+        if check.trending:
+            flags.append("trend")
+            notes.append(f"{who}'s runs drift {check.drift:+.1%} from first to last: interleave the systems' "
+                         "runs or warm the machine up first")
+        for step in check.steps:
+            flags.append("step")
+            notes.append(f"{who}'s level moves {step.change:+.1%} at run {step.run + 1 + offset} of "
+                         f"{check.n + check.warmup + offset} (the machine changed during the measurement)")
+    note = widening_note(widening)
+    if note:
+        notes.append(note)
+    return list(dict.fromkeys(flags)), notes
+
+
+#: the first words of the note about the widening (replaced when the suite re-estimates it)
+WIDENING_NOTE = "the interval is widened for serial dependence"
+
+
+def widening_note(widening: dependence.Widening) -> str | None:
+    """The sentence about the widening, when there is one worth saying (variance at least 5% larger)."""
+    if widening.tau < 1.05:
+        return None
+    return (f"{WIDENING_NOTE}: the runs count as 1/{widening.tau:.2f} of their number (long-run factor from the "
+            f"autocorrelations{' pooled over the suite' if widening.pooled else ' of both systems'})")
+
+
+def _sliced(sample: pr.Sample, start: int, stop: int | None, window: tuple[float, float] | None = None) -> pr.Sample:
+    """Runs ``start:stop`` of a flat sample (in its run order), those within ``window`` (values) when given."""
+    values = sample.flat[start:stop]
+    if window is not None:
+        values = values[(values >= window[0]) & (values <= window[1])]
+    return pr.Sample(values, unit=sample.unit, lower_is_better=sample.lower_is_better, name=sample.name)
+
+
+def typical(context: Context, external: Found | None) -> Path:
+    """The typical run's shift: the pipeline's location-shift comparison widened for dependence, else the default's."""
+    c, w, conf = context, context.widening, context.settings.confidence
+    flags, notes = list(c.flags), list(c.notes)
+    if external is not None and external.result is not None and external.component != "location-shift":
+        res = widened(external.result, w.taus[0])
+        path_method, recipe = external.source, None
+    else:
+        res = shift(c.old, c.new, conf, w.taus, w.precision)
+        path_method = external.source if external is not None else "location-shift"
+        recipe = {"kind": "shift", "parts": [{**part(c.offsets, (None, None)), "statistic": res.statistic}],
+                  "taus": list(w.taus), "precision": w.precision, "pool": c.observation is not None}
+    flags += _statistic_flags(res, c.old, c.new, conf)
+    notes += _statistic_notes(res, c.old, c.new, conf)
+    details = {"test": res.method, "pvalue": res.pvalue, "tau": list(w.taus), "df": res.df,
+               "dependence": None if c.observation is None else c.observation.to_dict(),
+               "widening": {"tau": w.tau, "pooled": w.pooled}}
+    return Path(path_method, answer_of(res), res.statistic, res.baseline_center, res.candidate_center,
+                tuple(dict.fromkeys(flags)), tuple(notes), details=details, recipe=recipe)
+
+
+def part(offsets: tuple[int, int], windows: tuple[Any, Any], stops: tuple[int | None, int | None] = (None, None)
+         ) -> dict[str, Any]:
+    """Which runs of each system a comparison read: [start, stop) in run order, and a value window."""
+    return {"baseline": [offsets[0], stops[0], windows[0]], "candidate": [offsets[1], stops[1], windows[1]]}
+
+
+def widened(res: pr.Comparison, tau: float) -> pr.Comparison:
+    """A comparison's interval widened by sqrt(tau) about its estimate on the log scale (each side), and the
+    p-value of that interval (Wald: the test whose inversion it is); unchanged when tau is 1."""
+    from scipy import special
+    if tau <= 1.0 or res.estimate is None or res.ci_low is None or res.ci_high is None or res.estimate <= 0:
+        return res
+    centre = math.log(res.estimate)
+    scale = math.sqrt(tau)
+    low = math.exp(centre - scale * (centre - math.log(res.ci_low)))
+    high = math.exp(centre + scale * (math.log(res.ci_high) - centre))
+    z = float(special.ndtri(0.5 + (res.confidence or 0.95) / 2))
+    near = centre - math.log(low) if centre > 0 else math.log(high) - centre
+    pvalue = float(2 * special.ndtr(-z * abs(centre) / near)) if near > 0 else 1.0
+    return attrs.evolve(res, ci_low=low, ci_high=high, pvalue=pvalue, significant=bool(low > 1 or high < 1))
+
+
+def _statistic_flags(res: pr.Comparison, old: pr.Sample, new: pr.Sample, confidence: float) -> list[str]:
+    out = ["tiny"] if too_few_for_ranks(len(old), len(new), confidence) else []
+    if isinstance(res.details, Mapping) and res.details.get("grid"):
+        out.append("resolution")
+    return out
+
+
+def _statistic_notes(res: pr.Comparison, old: pr.Sample, new: pr.Sample, confidence: float) -> list[str]:
+    stat = getattr(res, "statistic", "")
+    notes = []
+    if stat == "geometric mean" and too_few_for_ranks(len(old), len(new), confidence):
+        notes.append(f"{len(old)} and {len(new)} runs are too few for a rank test at {confidence:.0%}: compared on "
+                     "the means of log times (Welch), which assume roughly normal noise; run more to be safe")
+    grid = res.details.get("grid") if isinstance(res.details, Mapping) else None
+    if grid:
+        notes.append(f"the values sit on a grid of {grid:.2%} of their size (the timer's resolution)")
+    return notes
+
+
+def segments(context: Context, checks: tuple[pr.DependenceCheck | None, pr.DependenceCheck | None]) -> Path:
+    """A step of the level inside a system: compare every segment of one with every segment of the other.
+
+    Which level is "the" system's is unknown (the machine changed during the measurement), so
+    a change counts only where every comparison of levels agrees: the interval is the hull of
+    theirs, the p-value the largest (an intersection-union test: significant exactly when every
+    comparison is, on the same side).
+    """
+    c = context
+    bounds = []
+    for sample, check, offset in zip((c.old, c.new), checks, c.offsets, strict=True):
+        cuts = [s.run for s in (check.steps if check is not None else ())]  # in the steady runs' order
+        edges = [0, *cuts, len(sample)]
+        bounds.append([(a + offset, b + offset) for a, b in zip(edges[:-1], edges[1:], strict=True)])
+    # the dependence within the levels (the step inflates that of the whole series, and a short segment cannot
+    # show its own): each system's runs with every level moved to the median, every step one more parameter
+    within = dependence.observe([_levelled_check(s, check, o) for s, check, o in zip((c.old, c.new), checks,
+                                                                                     c.offsets, strict=True)])
+    w = dependence.alone(within) if within is not None else c.widening
+    parts = []
+    for (a0, a1), (b0, b1) in ((a, b) for a in bounds[0] for b in bounds[1]):
+        p = {"baseline": [a0, a1, None], "candidate": [b0, b1, None]}
+        parts.append({**p, "taus": list(w.taus), "precision": w.precision})
+    recipe = {"kind": "shift", "parts": parts, "taus": list(c.widening.taus), "precision": c.widening.precision,
+              "pool": False}
+    answer, results = recompute_shift(recipe, c.old, c.new, c.offsets, c.settings.confidence)
+    for p, r in zip(parts, results, strict=True):
+        p["statistic"] = r.statistic
+    levels = "; ".join(f"{_seg(p)}: {_said(r)}" for p, r in zip(parts, results, strict=True))
+    notes = [n for n in c.notes if not n.startswith(WIDENING_NOTE)] + [f"compared level by level ({levels})"]
+    path = Path("location-shift", answer, "median", float(np.median(c.old.flat)), float(np.median(c.new.flat)),
+                tuple(dict.fromkeys(c.flags)), tuple(notes), recipe=recipe,
+                details={"test": results[0].method, "pvalue": answer.pvalue, "tau": list(c.widening.taus),
+                         "segments": [{**p, "speedup": r.estimate, "ci_low": r.ci_low, "ci_high": r.ci_high,
+                                       "pvalue": r.pvalue} for p, r in zip(parts, results, strict=True)]})
+    if answer.significant is False or answer.significant is None:
+        sides = {outcome(answer_of(r), 0.0) for r in results}
+        if {"faster", "slower"} <= sides:
+            return attrs.evolve(path, unclear=f"the levels disagree: {levels}; the machine changed during the "
+                                              "measurement: interleave the systems' runs")
+    return path
+
+
+def _levelled_check(sample: pr.Sample, check: pr.DependenceCheck | None, offset: int) -> pr.DependenceCheck | None:
+    """The dependence check of a system's runs with each level divided by its median (steps removed), or the
+    system's own check when its level did not move."""
+    if check is None or not check.steps:
+        return check
+    values = sample.flat.astype(float)
+    edges = [0, *(s.run - offset for s in check.steps), len(values)]
+    levelled = np.concatenate([values[a:b] / np.median(values[a:b]) for a, b in zip(edges[:-1], edges[1:],
+                                                                                      strict=True)])
+    found = dependence_of(pr.Sample(levelled * float(np.median(values)), unit=sample.unit,
+                                    lower_is_better=sample.lower_is_better, name=sample.name))
+    return attrs.evolve(found, fitted=found.fitted + len(check.steps)) if found is not None else None
+
+
+def _seg(p: Mapping[str, Any]) -> str:
+    b, c = p["baseline"], p["candidate"]
+    return f"baseline runs {b[0] + 1}-{b[1]} vs candidate runs {c[0] + 1}-{c[1]}"
+
+
+def _said(res: pr.Comparison) -> str:
+    from .reasons import pct
+    return f"{pct(res.estimate)}" + ("" if res.significant else " (not significant)")
+
+
+def hull(results: list[pr.Comparison]) -> Answer:
+    """Comparisons that must all agree: the hull of their intervals, the largest p-value where they agree."""
+    if any(r.ci_low is None for r in results):
+        return Answer(float(np.exp(np.mean([math.log(r.estimate) for r in results]))), None, None, None,
+                      max(r.pvalue for r in results))
+    low, high = min(r.ci_low for r in results), max(r.ci_high for r in results)
+    speedup = float(np.exp(np.mean([math.log(r.estimate) for r in results])))
+    sides = {r.estimate > 1.0 for r in results}
+    pvalue = max(r.pvalue for r in results) if len(sides) == 1 else 1.0
+    return Answer(speedup, low, high, _significant(low, high), pvalue)
+
+
+def recompute_shift(recipe: Mapping[str, Any], old: pr.Sample, new: pr.Sample, offsets: tuple[int, int],
+                    confidence: float, taus: tuple[float, float] | None = None, precision: float | None = None
+                    ) -> tuple[Answer, list[pr.ShiftComparison]]:
+    """A shift recipe's answer at ``confidence`` (with other taus when given; else each part's, else the
+    recipe's), from the systems' samples.
+
+    ``old``/``new`` are the samples the recipe's run indices refer to (offsets already applied:
+    ``offsets`` leading runs removed)."""
+    results = []
+    for p in recipe["parts"]:
+        (b0, b1, bw), (c0, c1, cw) = p["baseline"], p["candidate"]
+        x = _sliced(old, b0 - offsets[0], None if b1 is None else b1 - offsets[0], bw)
+        y = _sliced(new, c0 - offsets[1], None if c1 is None else c1 - offsets[1], cw)
+        t = tuple(p.get("taus", recipe["taus"])) if taus is None else taus
+        e = p.get("precision", recipe["precision"]) if precision is None else precision
+        results.append(shift(x, y, confidence, t, e, p.get("statistic", "auto")))
+    if len(results) == 1:
+        return answer_of(results[0]), results
+    return hull(results), results
+
+
+def modes(context: Context, found: Found) -> Path:
     """The shift within the dominant mode; moved shares alone: unclear.
 
     The mode's runs are checked for serial dependence on their own (in run order): runs that
-    cluster in a mode over time are dependent as a whole series, not necessarily within the mode.
+    cluster in a mode over time are dependent as a whole series, not necessarily within the
+    mode. When the runs are dependent as a whole, the mode's answer stands only where the
+    typical run's (widened) answer agrees: modes that persist in time may be invocations or
+    sessions rather than strata.
     """
-    res = found.result
+    c, res = context, found.result
+    old, new = c.old, c.new
     matched = list(res.modes)
-    flags = ["multimodal", *flags]
+    flags = ["multimodal", *c.flags]
     shares = "; ".join(m.shares(_loc(m.location, old)) for m in matched)
     in_both = all(m.in_both for m in matched)
-    alpha = 1.0 - confidence
+    alpha = 1.0 - c.settings.confidence
     moved = res.shares_pvalue is not None and res.shares_pvalue < alpha
-    details = {"kind": res.kind, "shares": shares, "shares_pvalue": res.shares_pvalue}
     lead = "shifted " if res.kind != "shared" else "the same " if in_both else ""
     notes = [f"{lead}{len(matched)} modes: {shares}"
-             + (f" (the shares differ, p = {res.shares_pvalue:.2g})" if moved else ""), *notes]
+             + (f" (the shares differ, p = {res.shares_pvalue:.2g})" if moved else ""), *c.notes]
     if moved:
         flags.append("shares")
     d = res.dominant
-    main = matched[d]
-    where = _loc(main.location, old)
+    where = _loc(matched[d].location, old)
     x = old.flat[np.asarray(res.baseline_modes) == d]
     y = new.flat[np.asarray(res.candidate_modes) == d]
-    members = [pr.Sample(v, unit=s.unit, lower_is_better=s.lower_is_better) for v, s in ((x, old), (y, new))]
-    checks = [independence_of(m) for m in members]
-    taus = tuple(float(c.tau) if c is not None and c.dependent else 1.0 for c in checks)
+    windows = ((float(x.min()), float(x.max())), (float(y.min()), float(y.max())))
+    members = [_sliced(s, 0, None, win) for s, win in zip((old, new), windows, strict=True)]
+    checks = [dependence_of(m) for m in members]
+    taus = tuple(float(ch.tau) if ch is not None and ch.dependent else 1.0 for ch in checks)
     if any(t > 1.0 for t in taus):
         flags.append("dependence")
         notes.append(f"the runs within the mode at {where} are serially dependent")
-    path = ranks(members[0], members[1], confidence, found.source, taus, flags, notes)
-    unclear = path.unclear
-    if unclear is None and moved and not path.answer.significant:
-        unclear = (f"the modes did not move, their shares did: {shares}; that is the session, not the code, "
-                   "as often as not: rerun both systems in several sessions" if in_both else
-                   f"the mode at {where} did not move, but the runs moved between modes, one of which only one "
-                   f"system has: {shares}; the code or the session may have done that: rerun both systems in "
-                   "several sessions")
-    return attrs.evolve(path, statistic=f"mode at {where}", unclear=unclear,
-                        details={**path.details, **details})
+    result = shift(members[0], members[1], c.settings.confidence, taus)
+    recipe = {"kind": "shift", "parts": [{**part(c.offsets, windows), "statistic": result.statistic}],
+              "taus": list(taus), "precision": 0.0, "pool": False}
+    details = {"kind": res.kind, "shares": shares, "shares_pvalue": res.shares_pvalue, "test": result.method,
+               "pvalue": result.pvalue, "tau": list(taus), "df": result.df}
+    path = Path(found.source, answer_of(result), f"mode at {where}", result.baseline_center,
+                result.candidate_center, tuple(dict.fromkeys(flags)), tuple(notes), details=details, recipe=recipe)
+    if moved and not path.answer.significant:
+        return attrs.evolve(path, unclear=(
+            f"the modes did not move, their shares did: {shares}; that is the session, not the code, as often as "
+            "not: rerun both systems in several sessions" if in_both else
+            f"the mode at {where} did not move, but the runs moved between modes, one of which only one system "
+            f"has: {shares}; the code or the session may have done that: rerun both systems in several sessions"))
+    if c.widening.tau < 1.5:
+        return path
+    overall = typical(context, None)
+    mine, theirs = outcome(path.answer, c.settings.threshold), outcome(overall.answer, c.settings.threshold)
+    if mine == theirs:
+        return path
+    from .reasons import said
+    return attrs.evolve(path, unclear=(f"the runs are serially dependent and multimodal, and the answers disagree: "
+                                       f"{said(path, c.settings)} within the {path.statistic}, but "
+                                       f"{said(overall, c.settings)} over all runs"))
 
 
 def _loc(x: float | None, sample: pr.Sample) -> str:

@@ -1,10 +1,18 @@
-"""The decision rules shared by every path of the verdict: outcome from an interval, speedup from a shift.
+"""The verdict's one decision rule, read off the speedup's interval, and the speedup from a shift.
 
-A verdict is "same" when the speedup's interval lies within the band [1/(1+h), 1+h] (h the
-threshold: changes smaller than that do not matter); otherwise "faster" or "slower" when
-the test is significant; otherwise "unclear". A significant change that stays within the
-band is "same": real, but smaller than what was declared to matter (as criterion.rs's
-noise threshold).
+RULE (docs/methods/verdict.md, the Verdict docstring and the reasons say the same):
+
+- "same": the interval lies within the band [1/(1+h), 1+h] (h the threshold, 1% by default):
+  whatever the change is, it is smaller than what matters (a real change inside the band too,
+  as criterion.rs's noise threshold);
+- "faster" / "slower": otherwise, when the interval excludes no change (1), i.e. the test is
+  significant at the confidence (every path's p-value is the dual of its interval); the
+  interval may reach into the band: the change is real and may matter;
+- "unclear": neither (or the data cannot tell, or there is no interval).
+
+Why "excludes 1" and not "lies beyond the band" (criterion.rs's rule): at the band's edge a
+true change of exactly the threshold would be found at most half of the time, and a 2%
+change with 30 runs at 1% noise about 60% instead of 100% (the power table, docs).
 """
 
 from __future__ import annotations
@@ -33,7 +41,7 @@ def band(threshold: float) -> tuple[float, float]:
 
 
 def outcome(answer: Answer, threshold: float) -> str:
-    """faster / slower / same / unclear from an answer (see the module docstring)."""
+    """faster / slower / same / unclear from an answer: THE rule (see the module docstring)."""
     if answer.speedup is None or answer.ci_low is None or answer.ci_high is None:
         return UNCLEAR
     low, high = band(threshold)
@@ -48,7 +56,8 @@ def speedup_from_shift(shift: float | None, lower_is_better: bool) -> float | No
     """Speedup from a shift of log values baseline - candidate (times: old/new; rates: new/old)."""
     if shift is None:
         return None
-    return math.exp(shift if lower_is_better else -shift)
+    power = shift if lower_is_better else -shift
+    return math.exp(power) if power < 700.0 else math.inf  # an interval at a level near 1 on 1 df: unbounded
 
 
 def interval_from_shift(low: float | None, high: float | None, lower_is_better: bool

@@ -28,12 +28,14 @@ def geometric_mean(verdicts: Mapping[str, pr.Verdict], confidence: float
     z = float(special.ndtri(0.5 + confidence / 2))
     logs, ses, left_out = [], [], []
     for bench, v in verdicts.items():
-        if v.speedup is None or v.ci_low is None or v.ci_high is None or v.ci_low <= 0:
+        own = v.details.get("unadjusted") or {}  # the benchmark's own interval, not the suite-adjusted one
+        low, high = own.get("ci_low", v.ci_low), own.get("ci_high", v.ci_high)
+        if v.speedup is None or low is None or high is None or low <= 0:
             left_out.append(bench)
             continue
-        vz = float(special.ndtri(0.5 + (v.confidence or confidence) / 2))
+        vz = float(special.ndtri(0.5 + (own.get("confidence") or v.confidence or confidence) / 2))
         logs.append(math.log(v.speedup))
-        ses.append((math.log(v.ci_high) - math.log(v.ci_low)) / (2 * vz))
+        ses.append((math.log(high) - math.log(low)) / (2 * vz))
     if not logs:
         return None, None, None, left_out
     centre = float(np.mean(logs))
@@ -63,12 +65,15 @@ def suite_verdict(verdicts: Mapping[str, pr.Verdict], confidence: float, previou
             reasons.append(f"each of the {control['benchmarks']} benchmarks judged on its own (suite_control = none): "
                            f"about {control['level']:.0%} of unchanged benchmarks read faster or slower by chance")
         else:
+            level = control.get("interval_level", confidence)
+            what = ("false coverage rate" if control["method"] == "benjamini-hochberg" else "Holm's last step")
             reasons.append(f"changes decided over the {control['benchmarks']} benchmarks together: "
-                           f"{NAMES[control['method']]} at {control['level']:.3g}; intervals per benchmark at "
-                           f"{confidence:.0%}" + (f"; not significant over the suite: {', '.join(dropped)}"
-                                                   if dropped else ""))
+                           f"{NAMES[control['method']]} at {control['level']:.3g}; intervals adjusted to agree "
+                           f"({what}: {level:.2%} each)"
+                           + (f"; not significant over the suite: {', '.join(dropped)}" if dropped else ""))
         details["suite_control"] = {"method": control["method"], "level": control["level"],
-                                    "benchmarks": control["benchmarks"], "not_significant_over_suite": list(dropped)}
+                                    "benchmarks": control["benchmarks"], "not_significant_over_suite": list(dropped),
+                                    "interval_level": control.get("interval_level", confidence)}
     hpt = previous.find("hpt") if isinstance(previous, pr.Previous) else None
     if hpt is not None and isinstance(hpt[1], pr.Comparison):
         reasons.append(f"HPT ({hpt[0]}): {hpt[1].describe()}")

@@ -1,0 +1,165 @@
+"""How much the verdict widens a comparison for serially dependent runs: in proportion to the evidence.
+
+n dependent runs are worth n / tau independent ones; tau, the long-run variance factor, comes
+from the autocorrelations of the runs' ranks at lags 1 and 2 through an autoregression
+(``pr.stats.autoregressive_long_run_factor``: short series can estimate no more; a periodic
+disturbance, which averages out over the run, costs nothing), and for long series at least
+what a lag window sees. A comparison's variance grows by tau on each side and its degrees of
+freedom shrink by it. tau is a continuous function of the autocorrelations: weak evidence
+widens a little, strong evidence a lot; no test switches it on or off.
+
+- **one benchmark** (``alone``): from its two series (the same harness measured both);
+- **a suite** (``pooled``, in ``revise``): a suite measured by one harness shares its
+  dependence. Each benchmark's autocorrelations are shrunk toward the suite's, lag by lag, as
+  far as the benchmarks' differences allow (normal-normal empirical Bayes: all the way in a
+  suite whose benchmarks depend alike, not at all where they differ more than their noise):
+  a precise tau from 10 runs each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+import numpy as np
+import perfrigor as pr
+
+#: fewer runs than this carry no dependence evidence (the independence check does not check them)
+MIN_RUNS = 10
+#: fewer benchmarks than this give no usable pool: each is judged alone
+SUITE_MIN = 8
+#: the lags a benchmark's evidence keeps: a third of 60 runs (the lag window of short series)
+LAGS = 20
+
+
+@attrs.frozen
+class Observation:
+    """One benchmark's dependence evidence, as pooled from its two systems' checks.
+
+    ``rho``: lags 1 and 2 of the autocorrelations freed of their bias, each series with its own
+    run count, averaged (weights: runs); ``acf``: the autocorrelations as measured (lags 1, 2,
+    ...: the lag window corrects them itself), averaged likewise.
+    """
+
+    n: tuple[int, int]  # runs per side
+    rho: tuple[float, ...]
+    acf: tuple[float, ...]
+    fitted: int  # parameters fitted to the level before the autocorrelations (1: the mean)
+    own_tau: tuple[float, float]  # the checks' own long-run factors (lag windows on long series)
+
+    @property
+    def runs(self) -> int:
+        return min(self.n)
+
+    def to_dict(self) -> dict:
+        return {"n": list(self.n), "rho": list(self.rho), "acf": list(self.acf), "fitted": self.fitted,
+                "own_tau": list(self.own_tau)}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Observation:
+        return cls(tuple(d["n"]), tuple(d["rho"]), tuple(d["acf"]), int(d["fitted"]), tuple(d["own_tau"]))
+
+
+@attrs.frozen
+class Widening:
+    """What a comparison is widened by: taus per side, the relative variance of the estimate, and whence."""
+
+    taus: tuple[float, float] = (1.0, 1.0)
+    precision: float = 0.0
+    pooled: bool = False
+
+    @property
+    def tau(self) -> float:
+        return max(self.taus)
+
+
+NONE = Widening()
+
+
+def per_side(tau: float, obs: Observation) -> tuple[float, float]:
+    """The factor each side's variance is multiplied by: tau, and the bias of the runs' own variance under
+    dependence (its mean absorbs tau/n of it: Bartlett), (n - 1)/(n - tau)."""
+    return tuple(tau * (n - 1.0) / max(n - tau, 1.0) if tau > 1.0 else 1.0 for n in obs.n)  # type: ignore[return-value]
+
+
+def observe(checks: Sequence[pr.DependenceCheck | None]) -> Observation | None:
+    """The benchmark's evidence from its systems' checks (None: too few runs, or a check missing)."""
+    usable = [c for c in checks if c is not None and c.n >= MIN_RUNS and len(c.autocorrelation) >= 1]
+    if len(usable) != len(checks) or not usable:
+        return None
+    lags = min(LAGS, *(len(c.autocorrelation) for c in usable))
+    weights = np.array([c.n for c in usable], dtype=float)
+    acf = np.average([c.autocorrelation[:lags] for c in usable], axis=0, weights=weights)
+    rho = np.average([pr.stats.unbiased_autocorrelation(c.autocorrelation[:min(lags, 2)], c.n, c.fitted)
+                      for c in usable], axis=0, weights=weights)
+    return Observation(tuple(int(c.n) for c in usable), tuple(float(r) for r in rho), tuple(float(r) for r in acf),
+                       max(int(c.fitted) for c in usable), tuple(float(c.tau) for c in usable))
+
+
+def tau_of(rho: Sequence[float], acf: Sequence[float], obs: Observation) -> float:
+    """The long-run factor from (shrunk) autocorrelations: an autoregression's, and from 20 runs at least a lag
+    window's over a third of the runs (dependence beyond lag 2: runs grouped by invocation); for long series at
+    least the checks' own (their windows reach further than the lags kept)."""
+    n = obs.runs
+    tau = pr.stats.autoregressive_long_run_factor(rho[0], rho[1] if len(rho) > 1 else None, n, obs.fitted,
+                                                  unbiased=True)
+    if n >= 20:
+        tau = max(tau, pr.stats.long_run_factor(np.asarray(acf)[:max(1, n // 3)], n, fitted=obs.fitted))
+    if n >= 60:
+        tau = max(tau, min(obs.own_tau))
+    return tau
+
+
+def alone(obs: Observation | None) -> Widening:
+    """One benchmark's widening from its own two series, and the uncertainty of its tau.
+
+    The autocorrelation of a few runs is itself uncertain (at 10 runs a side its standard error
+    is about 0.3): as far as the runs look dependent, that uncertainty lowers the degrees of
+    freedom (its relative variance, 4 Var(rho) / (1 - rho²)², weighed by 1 - 1/tau: nothing for
+    runs that look independent).
+    """
+    if obs is None:
+        return NONE
+    tau = tau_of(obs.rho, obs.acf, obs)
+    n = obs.runs
+    rho = min(max((tau - 1.0) / (tau + 1.0), 0.0), 0.9)  # the AR(1) correlation with this tau
+    variance = (1.0 - rho * rho) / (sum(obs.n) * (1.0 - 4.0 / n) ** 2) if n > 4 else 1.0
+    precision = 4.0 * variance / (1.0 - rho * rho) ** 2 * (1.0 - 1.0 / tau)
+    return Widening(per_side(tau, obs), precision)
+
+
+def pooled(observations: Sequence[Observation | None]) -> list[Widening]:
+    """Every benchmark's widening with the suite's evidence (empirical Bayes); alone where too few benchmarks."""
+    usable = [i for i, o in enumerate(observations) if o is not None]
+    out = [alone(o) for o in observations]
+    if len(usable) < SUITE_MIN:
+        return out
+    obs = [observations[i] for i in usable]
+    runs = np.array([float(sum(o.n)) for o in obs])
+    inflation = np.array([(1.0 - 4.0 / o.runs) ** -2 for o in obs])  # the bias correction scales the noise too
+    lags = min(len(o.acf) for o in obs)
+    rho = shrink(np.array([o.rho for o in obs]), runs / inflation)
+    acf = shrink(np.array([o.acf[:lags] for o in obs]), runs)
+    for j, i in enumerate(usable):
+        tau = tau_of(rho[j], acf[j], obs[j])
+        out[i] = Widening(per_side(tau, obs[j]), pooled=True)
+    return out
+
+
+def shrink(acf: np.ndarray, runs: np.ndarray) -> np.ndarray:
+    """Each benchmark's autocorrelations shrunk toward the suite's, lag by lag.
+
+    ``runs``: per benchmark, the runs its autocorrelations' sampling variance is inversely
+    proportional to. Normal-normal empirical Bayes: r_bk ~ N(rho_bk, v_bk) with Bartlett's
+    sampling variance (1 + 2 sum_{j<k} rho_j²) / runs, rho_bk ~ N(mean_k, A_k) over the suite; A_k is the variance of r_k between them less the mean sampling variance, at least
+    0. A benchmark's estimate moves toward the pooled one by v / (A + v): all the way in a
+    homogeneous suite, not at all where the benchmarks differ more than their noise.
+    """
+    w = runs / runs.sum()
+    mean = (w[:, None] * acf).sum(axis=0)
+    rho2 = np.concatenate([[0.0], np.cumsum(np.square(mean))[:-1]])
+    v = (1.0 + 2.0 * rho2)[None, :] / runs[:, None]
+    spread = (w[:, None] * (acf - mean) ** 2).sum(axis=0)
+    between = np.maximum(spread - (w[:, None] * v).sum(axis=0), 0.0)
+    keep = between / (between + v)
+    return mean + keep * (acf - mean)
