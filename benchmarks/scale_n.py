@@ -54,10 +54,10 @@ def child(n: int, seed: int) -> dict:
     """One measurement at n runs per side (run in a fresh process)."""
     import numpy as np
     import perfrigor as pr
-    from perfrigor import pipelines
+    from perfrigor import scheduler
 
     steps: dict[str, float] = defaultdict(float)
-    run_step, prepare = pipelines._run_step, pipelines._prepare
+    run_step, prepare = scheduler._run_step, scheduler._prepare
 
     def timed(fn):
         def wrapper(step_id, *args):
@@ -68,7 +68,7 @@ def child(n: int, seed: int) -> dict:
                 steps[step_id] += _cpu() - start
         return wrapper
 
-    pipelines._run_step, pipelines._prepare = timed(run_step), timed(prepare)
+    scheduler._run_step, scheduler._prepare = timed(run_step), timed(prepare)
     pipeline = pr.pipeline("default")
     rng = np.random.default_rng(seed)
     pipeline.run(pr.Suite({"b": {"old": rng.lognormal(0, 0.1, 30), "new": rng.lognormal(-0.02, 0.1, 30)}}))
