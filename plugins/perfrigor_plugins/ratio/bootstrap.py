@@ -28,6 +28,12 @@ def _check_resample(instance: Any, attribute: attrs.Attribute, value: Any) -> No
                          f"from the top (e.g. 'RRN': keep each execution's measurements), got {value!r}")
 
 
+#: pr.resampling's ADAPTIVE_DRAWS and MIN_REPLICATES, written out: listing the component (its parameters)
+#: must not import the resampling module (tests/cli/test_startup.py); tests/ratio check that they agree
+ADAPTIVE_DRAWS = 50_000_000
+MIN_REPLICATES = 100
+
+
 @attrs.define(repr=False)
 class BootstrapRatio(pr.Comparator):
     """CI of the ratio of means by hierarchical bootstrap (percentile interval, Kalibera & Jones Fig. 2).
@@ -43,9 +49,9 @@ class BootstrapRatio(pr.Comparator):
     threshold: float = threshold_param()
     n_bootstrap: int = pr.int_param(10_000, minimum=10, bytes_each=REPLICATE_BYTES,
                                     help="bootstrap replicates (fewer on large samples, see max_draws)")
-    max_draws: int | None = pr.int_param(pr.resampling.ADAPTIVE_DRAWS, optional=True,
+    max_draws: int | None = pr.int_param(ADAPTIVE_DRAWS, optional=True,
                                          help="values drawn at most: on larger samples fewer replicates "
-                                              f"(at least {pr.resampling.MIN_REPLICATES}), their Monte-Carlo "
+                                              f"(at least {MIN_REPLICATES}), their Monte-Carlo "
                                               "error in details; None: always n_bootstrap")
     resample: str = attrs.field(default="all", validator=_check_resample, metadata={
         "help": "levels resampled: 'all' (the paper's RRR), 'top', 'flat', or an R/N pattern such as 'RRN'"})
