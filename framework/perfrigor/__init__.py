@@ -24,7 +24,15 @@ from .component import (
 )
 from .data import BenchmarkInfo, Sample, Suite
 from .errors import ConfigError, DataError, ExecutionError, PerfrigorError
-from .evidence import DependenceCheck, LevelStep, MatchedMode, ModeComparison, ShiftComparison
+from .evidence import (
+    DependenceCheck,
+    LevelStep,
+    MatchedMode,
+    ModeComparison,
+    SeriesState,
+    ShiftComparison,
+    SteadyStateCheck,
+)
 from .histories import BenchmarkHistory, History, as_history
 from .hookspecs import Reader, Renderer, hookimpl
 from .keys import PairKey, pair_key
@@ -97,5 +105,6 @@ __all__ = [
     "read", "Reader", "Renderer", "resampling", "stats", "units", "ReaderOption", "parse_number",
     "ReportWarning", "StepError", "StepSkip", "RatioComparison", "load_report", "LazyComponent", "lazy_exports",
     "changepoints", "Detector", "History", "BenchmarkHistory", "as_history", "textsafe",
-    "DependenceCheck", "LevelStep", "MatchedMode", "ModeComparison", "ShiftComparison",
+    "DependenceCheck", "LevelStep", "MatchedMode", "ModeComparison", "SeriesState", "ShiftComparison",
+    "SteadyStateCheck",
 ]

@@ -10,16 +10,19 @@ Knows no statistical method.
   warm-up, drift, steps of the level), and how many independent runs are they worth;
 - :class:`ModeComparison`: do the two systems share their modes, and how does each move;
 - :class:`ShiftComparison`: the typical run of the candidate against the baseline's (a location
-  shift), beside :class:`perfrigor.RatioComparison` (a ratio of means).
+  shift), beside :class:`perfrigor.RatioComparison` (a ratio of means);
+- :class:`SteadyStateCheck`: does each series of one system's iterations (a fork, an invocation,
+  a flat run order) reach a steady state, and from which iteration (:class:`SeriesState` each).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import attrs
 
-from .results import Comparison, Result, _scalar
+from .results import Comparison, Estimate, Result, _scalar
 
 
 @attrs.frozen(kw_only=True)
@@ -153,3 +156,76 @@ class ShiftComparison(Comparison):
     df: float | None = _scalar(None)
     method: str = ""
 
+
+
+#: the classes of a series of iterations (Barrett et al. 2017), SeriesState.classification
+STEADY_CLASSES = ("flat", "warmup", "slowdown", "no steady state")
+
+
+@attrs.frozen(kw_only=True)
+class SeriesState(Result):
+    """One series of iterations: its classification, first steady iteration, steady level and segments.
+
+    ``classification``: "flat", "warmup", "slowdown", "no steady state" (:data:`STEADY_CLASSES`),
+    or None when the series is too short to tell. ``steady_start``: index of the first steady
+    iteration (0 for flat), None without a steady state. ``level`` with ``ci_low``/``ci_high``:
+    the steady iterations' central value and its interval. ``levels``: the distinct levels the
+    steady part switches between. ``segments``: the segments found (in the series' indices and
+    unit). ``outliers``: values left out of the segmentation.
+    """
+
+    name: str
+    classification: str | None
+    steady_start: int | None
+    n: int
+    level: float | None = None
+    ci_low: float | None = None
+    ci_high: float | None = None
+    levels: tuple[float, ...] = attrs.field(default=(), converter=tuple)
+    segments: tuple[Any, ...] = attrs.field(default=(), converter=tuple)
+    outliers: int = 0
+
+    @property
+    def steady(self) -> bool:
+        """Whether the series reaches a steady state (flat, warmup or slowdown)."""
+        return self.classification in STEADY_CLASSES[:3]
+
+    def describe(self) -> str:
+        if self.classification is None:
+            return f"{self.name}: {self.n} values, too few to classify"
+        if not self.steady:
+            return f"{self.name}: no steady state"
+        where = "from the start" if not self.steady_start else f"from iteration {self.steady_start}"
+        switch = f", switching between {len(self.levels)} levels" if len(self.levels) > 1 else ""
+        return f"{self.name}: {self.classification}, steady {where}{switch}"
+
+
+@attrs.frozen(kw_only=True)
+class SteadyStateCheck(Estimate):
+    """Does each series of one system's iterations reach a steady state, and from which iteration?
+
+    A series is the iterations of one process execution (a fork, an invocation: the lowest level
+    of a hierarchical sample, rows in the order of ``sample.values`` flattened to series) or a
+    flat sample's runs in run order. ``series``: one :class:`SeriesState` per series;
+    ``estimate`` (with its interval): the steady level; ``classification``: the series' class
+    when there is one series, over several the most telling one present (no steady state, then
+    slowdown, then warmup, then flat), ``consistent`` whether they all agree; ``steady_start``:
+    the first iteration from which every series that reaches a steady state is steady (None when
+    none does); ``counts``: series per class; ``relevance``: the smallest relative change of
+    level the detector counts as a change of state.
+    """
+
+    classification: str | None = None
+    steady_start: int | None = None
+    consistent: bool = True
+    counts: Mapping[str, int] = attrs.field(factory=dict)
+    series: tuple[SeriesState, ...] = attrs.field(default=(), converter=_records(SeriesState))
+    unit: str = ""
+    series_level: str = "series"
+    iteration_level: str = "iteration"
+    relevance: float = 0.05
+
+    def starts(self) -> tuple[int | None, ...]:
+        """Each series' first steady iteration: 0 for a series too short to classify, None for one that never
+        settles (what a comparison of the steady parts leaves out of each series)."""
+        return tuple(0 if s.classification is None else s.steady_start if s.steady else None for s in self.series)

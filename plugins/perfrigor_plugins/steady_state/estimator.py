@@ -26,66 +26,29 @@ LISTED = 12
 
 
 @attrs.frozen(kw_only=True)
-class SeriesState(pr.Result):
-    """One series: its classification, first steady iteration, steady level and segments.
-
-    ``classification``: "flat", "warmup", "slowdown", "no steady state", or None when the series
-    is too short to tell. ``steady_start``: index of the first steady iteration (0 for flat),
-    None without a steady state. ``level`` with ``ci_low``/``ci_high``: the mean of the steady
-    iterations (outliers left out) and its batch-means interval. ``levels``: the distinct levels
-    the steady part switches between (one for most series). ``segments``: every segment found,
-    in the series' indices and unit. ``outliers``: values left out of the segmentation.
-    """
-
-    name: str
-    classification: str | None
-    steady_start: int | None
-    n: int
-    level: float | None = None
-    ci_low: float | None = None
-    ci_high: float | None = None
-    levels: tuple[float, ...] = attrs.field(default=(), converter=tuple)
-    segments: tuple[cp.Segment, ...] = attrs.field(default=(), converter=tuple)
-    outliers: int = 0
-
-    @property
-    def steady(self) -> bool:
-        return self.classification in ("flat", "warmup", "slowdown")
+class SeriesState(pr.SeriesState):
+    """One series: its classification, first steady iteration, steady level and segments (the core's
+    ``pr.SeriesState``: ``level`` is the mean of the steady iterations, outliers left out, with its
+    batch-means interval; ``segments`` are ``changepoints.Segment`` records)."""
 
     def describe(self) -> str:
         if self.classification is None:
             return f"{self.name}: {self.n} values, too few to classify (at least {MIN_LENGTH})"
-        if not self.steady:
-            return f"{self.name}: no steady state"
-        where = "from the start" if not self.steady_start else f"from iteration {self.steady_start}"
-        switch = f", switching between {len(self.levels)} levels" if len(self.levels) > 1 else ""
-        return f"{self.name}: {self.classification}, steady {where}{switch}"
+        return super().describe()
 
 
 @attrs.frozen(kw_only=True)
-class SteadyState(pr.Estimate):
+class SteadyState(pr.SteadyStateCheck):
     """Steady state of one system's series: per series (``series``) and summed up.
 
-    ``estimate`` (``ci_low``, ``ci_high``): the steady level, the mean of the steady iterations
-    of the series that reach a steady state, with a t interval over those series (their
-    batch-means interval for a single series). ``classification``: the series' class when there
-    is one series; over several, the most telling one present (no steady state, then slowdown,
-    then warmup, then flat), ``consistent`` saying whether they all agree. ``steady_start``: the
-    first iteration from which every series that reaches a steady state is steady (drop that
-    many from each), None when none does. ``segments``: the segments of a single series.
-    ``counts``: series per class.
+    The core's ``pr.SteadyStateCheck`` (what the verdict reads): ``estimate`` (``ci_low``,
+    ``ci_high``): the steady level, the mean of the steady iterations of the series that reach
+    a steady state, with a t interval over those series (their batch-means interval for a single
+    series); ``classification``, ``consistent``, ``steady_start`` (the largest start: drop that
+    many from each series), ``counts`` as there. ``segments``: the segments of a single series.
     """
 
-    classification: str | None
-    steady_start: int | None
-    consistent: bool = True
-    counts: Mapping[str, int] = attrs.field(factory=dict)
     segments: tuple[cp.Segment, ...] = attrs.field(default=(), converter=tuple)
-    series: tuple[SeriesState, ...] = attrs.field(default=(), converter=tuple)
-    unit: str = ""
-    series_level: str = "series"
-    iteration_level: str = "iteration"
-    relevance: float = 0.05
     text: str = ""
 
     def describe(self) -> str:

@@ -43,7 +43,9 @@ class VerdictStep(pr.Comparator):
     1 - confidence, with false-coverage-rate adjusted intervals), "holm" (the family-wise error
     rate) or "none" (each benchmark on its own); ``dependence``: how serial dependence is
     estimated in a suite: "suite" (pooled over the benchmarks, empirical Bayes) or "benchmark"
-    (each from its own runs).
+    (each from its own runs); ``steady``: compare the steady parts, each series' warm-up left
+    out as the pipeline's steady-state check (``pr.SteadyStateCheck``), else the registered
+    ``steady-state``, finds it (:mod:`.steady`).
     """
 
     name: ClassVar[str] = "verdict"
@@ -61,6 +63,10 @@ class VerdictStep(pr.Comparator):
     dependence: str = pr.choice_param("suite", "benchmark",
                                       help="how serial dependence is estimated in a suite: 'suite' (pooled over "
                                            "its benchmarks) or 'benchmark' (each from its own runs)")
+    steady: bool = attrs.field(default=True, validator=attrs.validators.instance_of(bool),
+                               metadata={"help": "compare the steady parts: leave out each series' warm-up (forks, "
+                                                 "invocations, a flat run order) as a steady-state check finds it",
+                                         "type": "bool"})
 
     def compare(self, baseline: Any, candidate: Any) -> pr.Verdict:
         samples = {"baseline": pr.as_sample(baseline, what="baseline"),
@@ -91,7 +97,7 @@ class VerdictStep(pr.Comparator):
 
     # ------------------------------------------------------------------ one benchmark
     def settings(self, previous: pr.Previous, pair: str) -> paths.Settings:
-        return paths.Settings(self.confidence, self.threshold, self._statistic(previous, pair))
+        return paths.Settings(self.confidence, self.threshold, self._statistic(previous, pair), self.steady)
 
     def judge(self, samples: Mapping[str, pr.Sample], baseline: str, candidate: str,
               previous: pr.Previous) -> pr.Verdict:

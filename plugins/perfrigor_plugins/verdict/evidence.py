@@ -1,12 +1,12 @@
 """What the verdict knows about one benchmark: the earlier steps' evidence, read by type.
 
-The verdict reads four kinds of evidence, each a core type (``perfrigor.evidence``):
-a dependence check per system (``pr.DependenceCheck``), a mode comparison
-(``pr.ModeComparison``), a ratio of means (``pr.RatioComparison``) and a location shift
-(``pr.ShiftComparison``). Whatever step produced it, built-in or third-party, under any step
+The verdict reads five kinds of evidence, each a core type (``perfrigor.evidence``):
+a dependence check and a steady-state check per system (``pr.DependenceCheck``,
+``pr.SteadyStateCheck``: :mod:`.steady`), a mode comparison (``pr.ModeComparison``), a ratio
+of means (``pr.RatioComparison``) and a location shift (``pr.ShiftComparison``). Whatever step produced it, built-in or third-party, under any step
 id, feeds the verdict (``previous.of_type``); the last such step wins. Where the pipeline has
-none, the verdict runs the registered default (``independence``, ``mode-comparison``,
-``fieller``; the location shift is its own, ``location-shift``), so a pipeline that has only
+none, the verdict runs the registered default (``independence``, ``steady-state``,
+``mode-comparison``, ``fieller``; the location shift is its own, ``location-shift``), so a pipeline that has only
 the verdict still gets an answer. ``Found.source`` names what produced each piece: a step id,
 or the default component's name.
 """
@@ -21,7 +21,8 @@ import perfrigor as pr
 
 #: the component run for each kind of evidence the pipeline lacks
 DEFAULTS = {pr.DependenceCheck: "independence", pr.ModeComparison: "mode-comparison",
-            pr.RatioComparison: "fieller", pr.ShiftComparison: "location-shift"}
+            pr.RatioComparison: "fieller", pr.ShiftComparison: "location-shift",
+            pr.SteadyStateCheck: "steady-state"}
 
 
 @attrs.frozen

@@ -1,8 +1,10 @@
 """How the verdict answers one benchmark: the path, chosen top to bottom in :func:`choose`.
 
 1. fewer than 2 runs on a side: the ratio, no interval, "unclear" (``lonely``);
-2. hierarchical samples: Kalibera & Jones, the top-level units' means compared (``top_level``);
-3. flat samples: warm-up runs left out (``without_warmup``), the serial dependence weighed
+2. hierarchical samples: Kalibera & Jones, the top-level units' means compared (``top_level``), each
+   over its forks' steady iterations (:mod:`.steady`);
+3. flat samples: warm-up runs left out (``without_warmup``: the steady-state check's start, or the
+   dependence check's few warm-up runs), the serial dependence weighed
    (:mod:`.dependence`), then
 4. a step of the level inside one system (once): each of its segments compared with the other
    system, the answer holding only where both comparisons agree (``segments``); steps in both
@@ -30,6 +32,7 @@ import numpy as np
 import perfrigor as pr
 
 from . import dependence
+from . import steady as steady_state
 from .evidence import Evidence, Found, dependence_of, gather
 from .rules import Answer, outcome
 from .shift import shift, too_few_for_ranks
@@ -58,6 +61,7 @@ class Settings:
     confidence: float
     threshold: float
     statistic: str  # "median" or "mean"
+    steady: bool = True  # compare the steady parts (each series' warm-up left out, a steady-state check's)
 
 
 def _significant(low: float | None, high: float | None) -> bool | None:
@@ -82,10 +86,13 @@ def choose(old: pr.Sample, new: pr.Sample, samples: Mapping[str, pr.Sample], bas
     hierarchical = old.is_hierarchical and new.is_hierarchical
     ev = gather(samples, baseline, candidate, previous, settings.confidence, need_modes=not hierarchical,
                 need_ratio=not hierarchical and settings.statistic == "mean")
+    states = steady_state.gather(samples, (baseline, candidate), previous) if settings.steady else (None, None)
     if hierarchical:
-        return top_level(old, new, ev, settings)
-    steady, warm_notes, offsets = without_warmup({baseline: old, candidate: new}, ev)
-    if warm_notes:  # the comparison is of the steady state: every diagnostic again, on those runs
+        return top_level(old, new, ev, settings, states)
+    steady, warm_notes, offsets = without_warmup({baseline: old, candidate: new}, ev, states)
+    state_flags, state_notes = _flat_states((baseline, candidate), (old, new), states, offsets, ev.checks())
+    trimmed = any(offsets)
+    if trimmed:  # the comparison is of the steady state: every diagnostic again, on those runs
         old, new = steady[baseline], steady[candidate]
         ev = gather(steady, baseline, candidate, pr.Previous(), settings.confidence, need_modes=True,
                     need_ratio=settings.statistic == "mean")
@@ -95,9 +102,18 @@ def choose(old: pr.Sample, new: pr.Sample, samples: Mapping[str, pr.Sample], bas
     if warm_notes:
         flags.insert(0, "warmup")
         notes[:0] = warm_notes
+    flags[:0] = [f for f in state_flags if f not in flags]
+    notes[:0] = state_notes
     if old.is_hierarchical or new.is_hierarchical:
         notes.append("one system is hierarchical and the other flat: all runs are compared as flat samples")
     context = Context(old, new, offsets, settings, widening, obs, flags, notes)
+    path = _flat_path(context, ev, settings, trimmed)
+    return attrs.evolve(path, details={**path.details, **steady_state.details(states)})
+
+
+def _flat_path(context: Context, ev: Evidence, settings: Settings, trimmed: bool) -> Path:
+    """Steps 4-7 of the module docstring: the flat samples' path."""
+    old, new, flags, notes, widening = context.old, context.new, context.flags, context.notes, context.widening
     checks = ev.checks()
     if sum(bool(c is not None and c.steps) for c in checks) == 1:  # one system's level moved once
         return segments(context, checks)
@@ -108,8 +124,9 @@ def choose(old: pr.Sample, new: pr.Sample, samples: Mapping[str, pr.Sample], bas
     elif kind != "unimodal" and found.result.dominant is not None:
         return modes(context, found)
     if settings.statistic == "mean" and widening.tau < 1.5:
-        return attrs.evolve(ratio(old, new, ev, settings, offsets=offsets), flags=tuple(flags), notes=tuple(notes))
-    return typical(context, ev.shift if not warm_notes else None)
+        return attrs.evolve(ratio(old, new, ev, settings, offsets=context.offsets), flags=tuple(flags),
+                            notes=tuple(notes))
+    return typical(context, ev.shift if not trimmed else None)
 
 
 @attrs.frozen
@@ -162,20 +179,29 @@ def ratio(old: pr.Sample, new: pr.Sample, ev: Evidence, settings: Settings, offs
                 recipe={"kind": "ratio", "component": found.component, "offsets": list(offsets)})
 
 
-def top_level(old: pr.Sample, new: pr.Sample, ev: Evidence, settings: Settings) -> Path:
+def top_level(old: pr.Sample, new: pr.Sample, ev: Evidence, settings: Settings,
+              states: tuple[steady_state.Steady | None, steady_state.Steady | None] = (None, None)) -> Path:
     """Kalibera & Jones: the top-level units (invocations, forks) are the replicates, so compare their means.
 
     Welch's test on the logs of the top-level means (the geometric-mean ratio of the units'
     means, Welch-Satterthwaite degrees of freedom: calibrated where the paper's n - 1 is
     conservative). The units are independent processes by design: their serial dependence,
     when the check finds it, is said, not widened for (as Welch on fork means, which this is).
+    With steady-state checks (``states``), each unit's mean is over its series' steady
+    iterations; series that never settle are kept whole (:mod:`.steady`).
     """
-    flags, notes = ["hierarchical"], hierarchical_notes(old, ev)
+    kept = [state.kept() if state is not None and state.kept().any() else None for state in states]
+    flags, notes = ["hierarchical"], hierarchical_notes(old, ev, trimmed=tuple(k is not None for k in kept))
+    for who, sample, state in zip(("baseline", "candidate"), (old, new), states, strict=True):
+        more_flags, more_notes = steady_state.hierarchical_notes(who, sample, state)
+        flags += more_flags
+        notes += more_notes
     tops = [c.top if c is not None else None for c in ev.checks()]
     flags += (["dependence"] if any(t is not None and t.dependent for t in tops) else []) + \
         (["trend"] if any(t is not None and t.trending for t in tops) else [])
     widening = dependence.NONE
-    a, b = (pr.Sample(s.top_means(), unit=s.unit, lower_is_better=s.lower_is_better) for s in (old, new))
+    a, b = (pr.Sample(steady_state.top_means(s, k), unit=s.unit, lower_is_better=s.lower_is_better)
+            for s, k in zip((old, new), kept, strict=True))
     if min(len(a), len(b)) < 2:
         return Path("location-shift", Answer(None, None, None, None), f"{old.levels[0]} mean", None, None,
                     tuple(flags), tuple(notes), unclear=f"Kalibera & Jones' comparison needs at least 2 "
@@ -183,15 +209,19 @@ def top_level(old: pr.Sample, new: pr.Sample, ev: Evidence, settings: Settings) 
     res = shift(a, b, settings.confidence, widening.taus, widening.precision, statistic="geometric mean")
     recipe = {"kind": "shift", "top": True, "parts": [{**part((0, 0), (None, None)), "statistic": "geometric mean"}],
               "taus": list(widening.taus), "precision": widening.precision, "pool": False}
+    if any(k is not None for k in kept):
+        recipe["kept"] = [None if k is None else k.tolist() for k in kept]
     return Path("location-shift", answer_of(res), f"mean of {len(a)} {old.levels[0]}s", float(np.mean(a.flat)),
                 float(np.mean(b.flat)), tuple(dict.fromkeys(flags)), tuple(notes), recipe=recipe,
                 details={"n_top": {"baseline": len(a), "candidate": len(b)}, "test": res.method, "df": res.df,
-                         "pvalue": res.pvalue, "tau": list(widening.taus)})
+                         "pvalue": res.pvalue, "tau": list(widening.taus), **steady_state.details(states)})
 
 
-def hierarchical_notes(old: pr.Sample, ev: Evidence) -> list[str]:
+def hierarchical_notes(old: pr.Sample, ev: Evidence, trimmed: tuple[bool, ...] = (False, False)) -> list[str]:
+    """What the dependence checks saw of hierarchical samples (their warm-up only where no steady-state check
+    has left it out: ``trimmed``)."""
     notes = []
-    for who, check in zip(("baseline", "candidate"), ev.checks(), strict=True):
+    for who, check, done in zip(("baseline", "candidate"), ev.checks(), trimmed, strict=True):
         if check is None:
             continue
         top = check.top
@@ -200,19 +230,25 @@ def hierarchical_notes(old: pr.Sample, ev: Evidence) -> list[str]:
                          f"{top.n} count as about {top.n_effective:.0f})")
         if top is not None and top.trending:
             notes.append(f"{who}'s {top.level}s drift {top.drift:+.1%} over the experiment (a trend)")
-        if check.warmup:
+        if check.warmup and not done:
             notes.append(f"{who}: the first {check.warmup} {check.level}(s) of every {old.levels[-2]} stand out "
                          f"({check.warmup_change:+.1%}): warm-up, drop them")
     return notes
 
 
-def without_warmup(samples: dict[str, pr.Sample], ev: Evidence
+def without_warmup(samples: dict[str, pr.Sample], ev: Evidence,
+                   states: tuple[steady_state.Steady | None, steady_state.Steady | None] = (None, None)
                    ) -> tuple[dict[str, pr.Sample], list[str], tuple[int, int]]:
-    """Flat samples without the leading runs their dependence checks call warm-up, a note per system, the offsets."""
+    """Flat samples without their leading warm-up runs, a note per system (for the dependence check's few
+    warm-up runs; the steady-state check's longer ones are said by :func:`_flat_states`), the offsets."""
     out, notes, offsets = dict(samples), [], []
-    for (system, sample), check in zip(samples.items(), ev.checks(), strict=True):
+    for (system, sample), check, state in zip(samples.items(), ev.checks(), states, strict=True):
         warm = check.warmup if check is not None else 0
-        if warm and not sample.is_hierarchical and len(sample) - warm >= 2:
+        start = steady_state.flat_start(sample, state)
+        if start > warm:
+            out[system] = sample.with_values(sample.values[start:])
+            offsets.append(start)
+        elif warm and not sample.is_hierarchical and len(sample) - warm >= 2:
             out[system] = sample.with_values(sample.values[warm:])
             runs = "the first run" if warm == 1 else f"the first {warm} runs"
             notes.append(f"{system}: {runs} ({check.warmup_change:+.0%}) look{'s' if warm == 1 else ''} like "
@@ -221,6 +257,22 @@ def without_warmup(samples: dict[str, pr.Sample], ev: Evidence
         else:
             offsets.append(0)
     return out, notes, (offsets[0], offsets[1])
+
+
+def _flat_states(systems: tuple[str, str], samples: tuple[pr.Sample, pr.Sample],
+                 states: tuple[steady_state.Steady | None, steady_state.Steady | None], offsets: tuple[int, int],
+                 checks: tuple[pr.DependenceCheck | None, pr.DependenceCheck | None]) -> tuple[list[str], list[str]]:
+    """The steady-state checks' flags and sentences for flat samples (warm-up left out, slowdown, never steady);
+    a cut the dependence check's warm-up made is said by :func:`without_warmup`."""
+    flags, notes = [], []
+    for system, sample, state, offset, check in zip(systems, samples, states, offsets, checks, strict=True):
+        start = steady_state.flat_start(sample, state)
+        said = start <= (check.warmup if check is not None else 0)  # the dependence check's warm-up note says it
+        more_flags, more_notes = steady_state.flat_notes(system, sample, state, start if offset == start else 0,
+                                                         said)
+        flags += more_flags
+        notes += more_notes
+    return flags, notes
 
 
 def diagnostics(ev: Evidence, widening: dependence.Widening, offsets: tuple[int, int]
@@ -379,7 +431,7 @@ def _levelled_check(sample: pr.Sample, check: pr.DependenceCheck | None, offset:
     if check is None or not check.steps:
         return check
     values = sample.flat.astype(float)
-    edges = [0, *(s.run - offset for s in check.steps), len(values)]
+    edges = [0, *(s.run for s in check.steps), len(values)]  # the steps are in the steady runs' order
     levelled = np.concatenate([values[a:b] / np.median(values[a:b]) for a, b in zip(edges[:-1], edges[1:],
                                                                                       strict=True)])
     found = dependence_of(pr.Sample(levelled * float(np.median(values)), unit=sample.unit,

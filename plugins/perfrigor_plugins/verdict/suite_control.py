@@ -24,7 +24,7 @@ import attrs
 import numpy as np
 import perfrigor as pr
 
-from . import dependence, multiplicity, paths
+from . import dependence, multiplicity, paths, steady
 from .reasons import answer_reason, disagreement_sentences
 from .rules import FASTER, SAME, SLOWER, UNCLEAR, Answer, band, outcome
 
@@ -50,8 +50,10 @@ def recompute(recipe: Mapping[str, Any] | None, suite: pr.Suite, benchmark: str,
     if recipe["kind"] == "shift":
         offsets = _steady_offsets(recipe)
         old, new = _samples(suite, benchmark, pair, offsets)
-        if recipe.get("top"):  # Kalibera & Jones: the top-level units' means
-            old, new = (pr.Sample(s.top_means(), unit=s.unit, lower_is_better=s.lower_is_better) for s in (old, new))
+        if recipe.get("top"):  # Kalibera & Jones: the top-level units' means (over their steady iterations)
+            kept = recipe.get("kept") or (None, None)
+            old, new = (pr.Sample(steady.top_means(s, k), unit=s.unit, lower_is_better=s.lower_is_better)
+                        for s, k in zip((old, new), kept, strict=True))
         answer, results = paths.recompute_shift(recipe, old, new, offsets, confidence)
         parts = [{**p, "statistic": r.statistic} for p, r in zip(recipe["parts"], results, strict=True)]
         return answer, {**recipe, "parts": parts}
