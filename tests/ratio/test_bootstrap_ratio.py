@@ -115,3 +115,9 @@ def test_a_single_measurement_is_an_error_not_a_significant_interval(resample):
         BootstrapRatio(resample=resample).compare([1.5], np.arange(1.0, 21.0))
     with pytest.raises(pr.DataError, match=r"candidate .*at least 2 measurements"):
         BootstrapRatio(resample=resample).compare(np.arange(1.0, 21.0), [[3.0]])
+
+
+def test_the_adaptive_defaults_are_the_resampling_modules():
+    from perfrigor_plugins.ratio import bootstrap
+    assert (bootstrap.ADAPTIVE_DRAWS, bootstrap.MIN_REPLICATES) == (pr.resampling.ADAPTIVE_DRAWS,
+                                                                     pr.resampling.MIN_REPLICATES)

@@ -42,7 +42,7 @@ def prepare(sample: Any, what: str = "sample") -> tuple[pr.Sample, np.ndarray, l
     if not np.isfinite(spread):  # EM works on standardised values: they would all be NaN
         raise pr.DataError(f"{label}: values up to {np.abs(x).max():g} are too large for a mixture fit (their "
                            "spread overflows floating point)")
-    distinct = np.unique(x).size
+    distinct = _distinct(x)
     if x.size == 1:
         raise pr.DataError(f"{label}: one value ({x[0]:g}): no mixture to fit (it needs at least {MIN_DISTINCT} "
                            "distinct values); repeat the measurement")
@@ -76,13 +76,24 @@ def _key(x: np.ndarray, max_components: int, names: tuple[str, ...], min_compone
     return ("perfrigor_plugins.gmm", "fit", x.tobytes(), int(max_components), names, int(min_component_runs))
 
 
+def _distinct(x: np.ndarray) -> int:
+    """How many distinct values ``x`` holds; kept in the task's workspace (every step that reads a
+    sample's mixture checks its values, and largest_k counts them again)."""
+    ws = pr.current_workspace()
+    if ws is None:
+        return int(np.unique(x).size)
+    key = ("perfrigor_plugins.gmm", "distinct", x.tobytes())
+    found = ws.get(key)
+    return found if found is not None else ws.put(key, int(np.unique(x).size))
+
+
 def largest_k(x: np.ndarray, max_components: int, min_component_runs: int = MIN_COMPONENT_RUNS) -> int:
     """The largest K searched: ``max_components``, the number of distinct values (more components
     than values only fit noise) and ``n // min_component_runs`` (a component needs that many runs)."""
     if isinstance(min_component_runs, bool) or not isinstance(min_component_runs, int | np.integer) \
             or min_component_runs < 1:
         raise pr.ConfigError(f"min_component_runs must be a positive integer, got {min_component_runs!r}")
-    return max(1, min(max_components, int(np.unique(x).size), x.size // min_component_runs))
+    return max(1, min(max_components, _distinct(x), x.size // min_component_runs))
 
 
 def _fitted(x: np.ndarray, search: em.BicSearch, row: int, gmax: int, max_components: int,

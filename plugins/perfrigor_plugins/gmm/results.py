@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import attrs
+import numpy as np
 import perfrigor as pr
 
 from .mixture import Mixture
@@ -13,6 +14,13 @@ from .mixture import Mixture
 
 def _floats(v: Any) -> tuple[float, ...]:
     return tuple(float(a) for a in v)
+
+
+def _ints(v: Any) -> tuple[int, ...]:
+    """Python ints, converted at C speed (a classification has one per run: 10^6 of them)."""
+    if type(v) is tuple and (not v or type(v[0]) is int):  # converted already (attrs.evolve passes it again)
+        return v
+    return tuple(np.asarray(v).astype(np.int64).tolist())
 
 
 @attrs.frozen(kw_only=True)
@@ -42,7 +50,7 @@ class MixtureFit(pr.Result):
     loglik: float
     modes: int
     mode_locations: tuple[float, ...] = attrs.field(converter=_floats)
-    classification: tuple[int, ...] = attrs.field(converter=lambda v: tuple(int(a) for a in v))
+    classification: tuple[int, ...] = attrs.field(converter=_ints)
     bic_table: Mapping[str, tuple[float | None, ...]] = attrs.field(factory=dict)
     n: int = 0
     unit: str = ""

@@ -10,6 +10,7 @@ interval needs, or a Mann-Kendall test over many series at once.
 from __future__ import annotations
 
 import numpy as np
+import perfrigor as pr
 
 #: series shorter than this are not checked: an autocorrelation of fewer runs is noise
 MIN_RUNS = 10
@@ -20,21 +21,7 @@ def autocorrelation(z: np.ndarray, max_lag: int) -> np.ndarray:
 
     Lag by lag for short series; by FFT for long ones (O(n log n) whatever the lags: 10^6 runs).
     """
-    z = np.asarray(z, dtype=float)
-    c = z - z.mean(axis=-1, keepdims=True)
-    n = z.shape[-1]
-    denom = np.einsum("...i,...i->...", c, c)
-    if max_lag < 1:
-        return np.zeros(z.shape[:-1] + (0,))
-    if n * max_lag <= 1_000_000:
-        lags = np.stack([np.einsum("...i,...i->...", c[..., k:], c[..., :-k]) for k in range(1, max_lag + 1)],
-                        axis=-1)
-    else:  # Wiener-Khinchin: the autocovariances are the inverse transform of the periodogram
-        size = 1 << int(np.ceil(np.log2(2 * n)))
-        spectrum = np.fft.rfft(c, size, axis=-1)
-        lags = np.fft.irfft(spectrum * np.conj(spectrum), size, axis=-1)[..., 1:max_lag + 1]
-    safe = np.where(denom > 0, denom, 1.0)[..., None]
-    return np.where(denom[..., None] > 0, lags / safe, 0.0)
+    return pr.stats.autocorrelation(z, max_lag)
 
 
 def acf_lags(n: int) -> int:
@@ -140,14 +127,8 @@ def mann_kendall(z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     i, j = np.triu_indices(n, 1)
     diff = z[..., j] - z[..., i]
     s = np.sign(diff).sum(axis=-1)
-    ordered = np.sort(z, axis=-1)
-    # tie groups: lengths of runs of equal values in each sorted series
-    starts = np.concatenate([np.ones(z.shape[:-1] + (1,), bool), ordered[..., 1:] != ordered[..., :-1]], axis=-1)
-    group = np.cumsum(starts, axis=-1)
-    ties = np.zeros(z.shape[:-1])
-    for k in range(1, n + 1):  # at most n groups; each pass counts one group id in every series
-        t = (group == k).sum(axis=-1).astype(float)
-        ties += t * (t - 1) * (2 * t + 5)
+    t = pr.stats.tie_sizes(z).astype(float)  # the tie groups of each series, counted in O(n log n)
+    ties = (t * (t - 1) * (2 * t + 5)).sum(axis=-1)
     slope = np.median(diff / (j - i), axis=-1)
     return _mann_kendall_test(s, ties, n) + (slope,)
 
