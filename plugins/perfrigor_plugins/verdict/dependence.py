@@ -126,11 +126,9 @@ def alone(obs: Observation | None) -> Widening:
     """
     if obs is None:
         return NONE
-    runs = float(sum(obs.n))
-    effective = runs * (1.0 - 4.0 / obs.runs) ** 2 if obs.runs > 4 else 1.0  # the bias correction scales the noise
+    effective = float(sum(obs.n)) * (1.0 - 4.0 / obs.runs) ** 2 if obs.runs > 4 else 1.0  # the bias correction scales the noise
     rho, posterior = toward_prior(np.asarray(obs.rho), effective)
-    acf = toward_prior(np.asarray(obs.acf), runs)[0]
-    tau = tau_of(rho, acf, obs)
+    tau = tau_of(rho, obs.acf, obs)  # the lag window (from 20 runs on) reads the runs' own: what 20 runs can show
     r = min(max((tau - 1.0) / (tau + 1.0), 0.0), 0.9)  # the AR(1) correlation with this tau
     precision = 4.0 * posterior / (1.0 - r * r) ** 2 * (1.0 - 1.0 / tau)
     return Widening(per_side(tau, obs), precision)
