@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from . import display, drawing, progress, units
+from . import display, drawing, progress, textsafe, units
 from .commands import Command, CommandContext
 from .component import (
     BenchmarkJob,
@@ -96,6 +96,6 @@ __all__ = [
     "github", "hierarchy", "progress", "hookimpl", "int_param", "pair_key", "pipeline", "random_state_param",
     "read", "Reader", "Renderer", "resampling", "stats", "units", "ReaderOption", "parse_number",
     "ReportWarning", "StepError", "StepSkip", "RatioComparison", "load_report", "LazyComponent", "lazy_exports",
-    "changepoints", "Detector", "History", "BenchmarkHistory", "as_history",
+    "changepoints", "Detector", "History", "BenchmarkHistory", "as_history", "textsafe",
     "DependenceCheck", "LevelStep", "MatchedMode", "ModeComparison", "ShiftComparison",
 ]

@@ -39,7 +39,7 @@ from .records import StepSkip
 from .registry import get_registry
 from .report import Report, StepInfo, check_render_options, judge, load_report
 from .results import to_jsonable
-from .textsafe import encodable, terminal_safe
+from .textsafe import terminal_safe
 
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 #: --fail-on-regression's modes: exit 1 on a regression, or only report what would have failed
@@ -237,7 +237,7 @@ def build_parser() -> argparse.ArgumentParser:
         if rec.name in COMMANDS:
             raise ConfigError(f"plugin {rec.plugin}: command {rec.name!r} is a built-in command of perfrigor")
         command: Command = rec.obj
-        p = sub.add_parser(command.name, help=command.help, description=command.description)
+        p = sub.add_parser(command.name, help=_literal(command.help), description=command.description)
         if command.add_arguments is not None:
             command.add_arguments(p)
         if command.input_options:
@@ -271,7 +271,12 @@ def _add_shorthands(p: argparse.ArgumentParser) -> None:
         what = f"shorthand for --param STEP.{name}=VALUE on every step that has it ({', '.join(sorted(comps))})"
         p.add_argument(flag, dest=f"shorthand_{name}", type=kind, choices=info.choices,
                        metavar=None if info.choices else name.upper(),
-                       help=f"{what}: {info.help}" if info.help else what)
+                       help=f"{what}: {_literal(info.help)}" if info.help else what)
+
+
+def _literal(text: str | None) -> str | None:
+    """A plugin's help text as argparse shows it literally (it %-formats help: "5%" ended --help in a crash)."""
+    return None if text is None else text.replace("%", "%%")
 
 
 # ---------------------------------------------------------------- helpers
@@ -432,11 +437,9 @@ def _executor(args: argparse.Namespace, benchmarks: int) -> Iterator[cf.Executor
     if jobs is not None and used < jobs:  # more workers than CPUs or benchmarks would only wait
         print(f"perfrigor: note: --jobs {jobs}: using {used} process{'es' if used > 1 else ''} ({cpu_count()} "
               f"CPU(s), {benchmarks} benchmark(s))", file=sys.stderr)
-    if used == 1 and _timeout(args) is None:
+    if used == 1:  # (with --timeout, Pipeline.run runs the tasks in one worker process, which can be stopped)
         yield None
         return
-    # --timeout alone: one worker process, so that a task past the limit can be stopped (in this process
-    # it could not)
     pool = process_pool(used)
     try:
         yield pool
@@ -447,12 +450,10 @@ def _executor(args: argparse.Namespace, benchmarks: int) -> Iterator[cf.Executor
 
 
 def _timeout(args: argparse.Namespace) -> float | None:
-    """--timeout in seconds; None for none, and for one beyond what a wait can express (1e308, inf: no limit)."""
+    """--timeout in seconds, None for none (one beyond any wait, 1e308 or inf, is none too: the scheduler)."""
     timeout = getattr(args, "timeout", None)
     if timeout is not None and not timeout > 0:
         raise UsageError(f"--timeout {timeout}: give a number of seconds > 0")
-    if timeout is not None and timeout >= threading.TIMEOUT_MAX:  # about 292 years
-        return None
     return timeout
 
 
@@ -462,7 +463,9 @@ regressions = Report.regressions
 
 def _emit(text: str, args: argparse.Namespace, fmt: str, stdout) -> None:
     output = _output(args)
-    text = encodable(text)  # a plugin renderer's too: a lone surrogate from a JSON name cannot be written
+    # a plugin renderer's too: no control sequence or bidirectional override from a name reaches a terminal,
+    # and a lone surrogate from a JSON name (which UTF-8 cannot write) is shown escaped
+    text = terminal_safe(text)
     if output:
         try:
             write_atomically(Path(output).resolve(), text)
@@ -492,6 +495,8 @@ def _output(args: argparse.Namespace) -> str | None:
 
 def _check_output(args: argparse.Namespace) -> None:
     """Refuse a bad ``-o`` target before the analysis, not after it (see :func:`_check_target`)."""
+    if getattr(args, "output", None) == "":  # e.g. -o "$UNSET": not standard output in silence
+        raise UsageError("-o '': give a file name, or -o - for standard output")
     output = _output(args)
     if output:
         _check_target("-o", output, _input_paths(args), "the report")
@@ -847,7 +852,7 @@ def cmd_describe(args: argparse.Namespace, stdout) -> int:
     fmt = _format(args)
     renderer = registry.renderer(fmt)
     _render_options(args, fmt)
-    if args.plot:  # fail before the work, not after it
+    if args.plot is not None:  # fail before the work, not after it
         if Path(args.plot).suffix.lower() not in PLOT_SUFFIXES:
             raise UsageError(f"--plot {args.plot}: give a .png, .svg or .pdf file name")
         _check_target("--plot", args.plot, _input_paths(args), "the picture")
@@ -872,7 +877,8 @@ def _values_only(pipeline: Pipeline, suite: Suite, why: str) -> Report:
     """describe's report when no step can run: the inputs (n and the value of each system), each step skipped."""
     steps = [StepInfo(s.id, s.component.name, s.component.kind, s.component.scope, s.component.get_params())
              for s in pipeline.steps]
-    return Report(pipeline=pipeline.name, steps=steps, baseline=suite.systems[0], candidate=None,
+    systems = list(suite.systems)  # as Pipeline.run names them: the first the baseline, the next the candidate
+    return Report(pipeline=pipeline.name, steps=steps, baseline=systems[0], candidate=(systems[1:] or [None])[0],
                   inputs=suite.summary(), benchmark_results={b: {} for b in suite.benchmarks}, suite_results={},
                   source=suite.source, skipped=[StepSkip(s.id, why) for s in steps], data=suite)
 

@@ -133,6 +133,9 @@ def parse_config(config: str | os.PathLike | Mapping[str, Any], where: str | Non
             raise ConfigError(f"{where}: step {i} must be a table with a 'component' key (or a component "
                               f"name), got {step!r}")
     input_options = dict(config.get("input", {}) or {})
+    if not isinstance(input_options.get("format", ""), str):
+        raise ConfigError(f"{where}: [input] format must be given by name (a string, e.g. 'criterion'), "
+                          f"got {input_options['format']!r}")
     output = _output_options(config.get("output", {}) or {}, where)
     name = head.get("name")
     if head.get("preset"):

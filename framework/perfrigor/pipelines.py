@@ -25,6 +25,7 @@ from .inputs import as_suite
 from .registry import get_registry
 from .report import Report, StepInfo
 from .scheduler import Outcome, Scheduler
+from .textsafe import one_line
 
 
 @attrs.frozen
@@ -53,16 +54,17 @@ def _make_step(spec: Any, position: int) -> tuple[Component, str | None]:
         name = spec.pop("component", None)
         if not isinstance(name, str):
             raise ConfigError(f"step {position}: needs a 'component' name, got {spec!r}")
+        label = one_line(name)  # a name with a line break must not break the error's line
         step_id = spec.pop("id", None)
         if step_id is not None and (not isinstance(step_id, str) or not step_id.strip()):
-            raise ConfigError(f"step {position} ({name}): id must be a non-empty string, got {step_id!r}")
+            raise ConfigError(f"step {position} ({label}): id must be a non-empty string, got {step_id!r}")
         params = spec.pop("params", {}) or {}
         if not isinstance(params, Mapping):
-            raise ConfigError(f"step {position} ({name}): params must be a table, got {params!r}")
+            raise ConfigError(f"step {position} ({label}): params must be a table, got {params!r}")
         params = dict(params)
         overlap = set(params) & set(spec)
         if overlap:
-            raise ConfigError(f"step {position} ({name}): parameter(s) {sorted(overlap)} given twice")
+            raise ConfigError(f"step {position} ({label}): parameter(s) {sorted(overlap)} given twice")
         params.update(spec)
         cls = get_registry().component_class(name)
         try:
@@ -234,7 +236,8 @@ class Pipeline:
 
         ``executor`` runs the per-benchmark work: None (serial, the default), ``"process"`` (a local
         process pool) or any ``concurrent.futures.Executor`` (e.g. a dask ``Client.get_executor()``);
-        ``batch_size`` is the benchmarks per task, ``timeout`` the seconds one task of a pool may take,
+        ``batch_size`` is the benchmarks per task, ``timeout`` the seconds one task may take (without an
+        executor, the tasks then run in one worker process, which can be stopped),
         ``revise=False`` skips ``Component.revise`` (see :class:`perfrigor.scheduler.Scheduler`).
         Results depend on none of them. A step that raises DataError on a benchmark is recorded in
         ``report.errors`` and the later steps still run; only when no step produces anything is the

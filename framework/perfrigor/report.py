@@ -22,7 +22,10 @@ from .results import Result, SuiteVerdict, Verdict, conclusion, to_jsonable
 from .saved import (
     MARKER,
     SCHEMA,
+    check_drawn,
+    check_layout,
     core_types,
+    record_from_dict,
     result_from_dict,
     result_to_dict,
     suite_from_dict,
@@ -79,7 +82,8 @@ class Report:
         attrs.validators.instance_of(StepSkip)))
     #: benchmarks measured by one system only, ``{system: [benchmark, ...]}``: not compared, listed
     only_in: Mapping[str, list[str]] = attrs.field(factory=dict)
-    #: the analysed suite itself (``Suite``), for renderers that draw the measurements; not in ``to_dict``
+    #: the analysed suite itself (``Suite``), for renderers that draw the measurements; ``to_dict`` keeps
+    #: what the plots draw of it (``perfrigor.drawing.plotted``): a loaded report's ``data`` holds just that
     data: Any = attrs.field(default=None, repr=False)
     #: systems of the data that no pair step compared (three or more systems), ``{system: why}``
     not_compared: Mapping[str, str] = attrs.field(factory=dict)
@@ -194,7 +198,9 @@ class Report:
 
         It opens with ``"perfrigor_report"``, the version of its layout; every result carries its
         ``type``, ``description`` and (a plugin's type) ``base``, and, where it draws, its plot layers;
-        ``data`` holds the measurements (the plots of a saved report are drawn from them).
+        ``data`` holds the measurements the plots draw: all of them, or of a sample of more than
+        ``perfrigor.drawing.PLOTTED_VALUES`` values the fixed subsample its plots draw (``inputs``
+        summarises every value; the results come from every value).
         """
         data = self.data.data if self.data is not None else {}
 
@@ -238,12 +244,14 @@ class Report:
             raise DataError(f"not a saved perfrigor report (no {MARKER!r} key; reports written before version "
                             f"{SCHEMA} of the layout cannot be read back: run the analysis again)")
         version = data[MARKER]
-        if not isinstance(version, int) or not 1 <= version <= SCHEMA:
+        if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= SCHEMA:
             raise DataError(f"a saved report of layout version {version!r}; this perfrigor reads up to {SCHEMA}: "
                             "upgrade perfrigor")
         try:
             return _report_from_dict(data)
-        except (KeyError, TypeError, ValueError) as exc:
+        except DataError as exc:
+            raise DataError(f"a damaged saved report: {exc}") from None
+        except (LookupError, TypeError, ValueError, AttributeError) as exc:
             raise DataError(f"a damaged saved report: {type(exc).__name__}: {exc}") from None
 
     def to_frame(self) -> Any:
@@ -295,6 +303,8 @@ def load_report(path: str | os.PathLike) -> Report:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise DataError(f"{path}: not a saved perfrigor report (not JSON: {exc})") from None
+    except RecursionError:  # (json's parser recurses: arrays nested thousands deep)
+        raise DataError(f"{path}: not a saved perfrigor report (JSON nested too deeply)") from None
     try:
         return Report.from_dict(data)
     except DataError as exc:
@@ -302,6 +312,7 @@ def load_report(path: str | os.PathLike) -> Report:
 
 
 def _report_from_dict(data: Mapping[str, Any]) -> Report:
+    check_layout(data)
     known = core_types()
     baseline, candidate = data["baseline"], data["candidate"]
     pair = pair_key(baseline, candidate) if candidate is not None else None
@@ -314,20 +325,23 @@ def _report_from_dict(data: Mapping[str, Any]) -> Report:
                   for bench, steps in data["benchmarks"].items()}
     only_in = {s: list(b) for s, b in (data.get("only_in") or {}).items()}
     excluded = {str(b): str(why) for b, why in (data.get("excluded") or {}).items()}
+    suite = (None if data.get("data") is None
+             else suite_from_dict(data["data"], data.get("source"), only_in, excluded))
+    if suite is not None:
+        check_drawn(suite, data["inputs"])
     return Report(
         pipeline=data["pipeline"],
-        steps=[StepInfo(**step) for step in data["steps"]],
+        steps=[record_from_dict(StepInfo, step, "a step") for step in data["steps"]],
         baseline=baseline,
         candidate=candidate,
         inputs=data["inputs"],
         benchmark_results=benchmarks,
         suite_results={step: result_from_dict(r, known) for step, r in data["suite"].items()},
-        errors=[StepError(**e) for e in data.get("errors", ())],
+        errors=[record_from_dict(StepError, e, "an error") for e in data.get("errors", ())],
         source=data.get("source"),
-        skipped=[StepSkip(**s) for s in data.get("skipped", ())],
+        skipped=[record_from_dict(StepSkip, s, "a skipped step") for s in data.get("skipped", ())],
         only_in=only_in,
-        data=None if data.get("data") is None else suite_from_dict(data["data"], data.get("source"), only_in,
-                                                                  excluded),
+        data=suite,
         not_compared=dict(data.get("not_compared") or {}),
         excluded=excluded,
     )

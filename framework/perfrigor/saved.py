@@ -2,7 +2,8 @@
 
 ``report.to_dict()`` (the JSON report) starts with ``"perfrigor_report": SCHEMA``, the
 version of this layout, and holds every result with its ``type``, its ``description`` and,
-for a plugin's type, its ``base`` (the nearest core type); the measurements (``data``);
+for a plugin's type, its ``base`` (the nearest core type); the measurements the plots draw
+(``data``: every value, or a large sample's fixed subsample, ``perfrigor.drawing.plotted``);
 and, for results that draw (``plot_layers``), their layers as data. :func:`result_from_dict`
 rebuilds the core's own types as themselves (``Comparison``, ``Verdict``, ...) and every
 other type as a :class:`StoredResult` of its core base: a mode comparison stays a
@@ -15,6 +16,9 @@ from __future__ import annotations
 
 import copy
 import functools
+import math
+import types
+import typing
 from collections.abc import Mapping
 from typing import Any
 
@@ -22,7 +26,7 @@ import attrs
 import numpy as np
 
 from .data import BenchmarkInfo, Sample, Suite
-from .drawing import layer_from_dict, layer_to_dict, layers
+from .drawing import layer_from_dict, layer_to_dict, layers, plotted, plotted_index
 from .errors import DataError
 from .results import Result, is_core_type, to_jsonable
 
@@ -56,7 +60,7 @@ class StoredResult:
     def __getattr__(self, name: str) -> Any:  # only for names the base does not have
         saved = object.__getattribute__(self, "saved")
         if not name.startswith("_") and name in saved:
-            return saved[name]
+            return _value(saved[name])  # a result inside it rebuilt, as the base's fields are
         raise AttributeError(f"{type(self).__name__} (saved) has no attribute {name!r}")
 
     @classmethod
@@ -100,7 +104,7 @@ def _is_result(value: Any) -> bool:
     return isinstance(value, Mapping) and {"type", "description", "warnings"} <= value.keys()
 
 
-def _value(value: Any, known: Mapping[str, type[Result]]) -> Any:
+def _value(value: Any, known: Mapping[str, type[Result]] | None = None) -> Any:
     """A saved field's value: results inside it rebuilt, the rest as JSON gives it."""
     if _is_result(value):
         return result_from_dict(value, known)
@@ -114,25 +118,102 @@ def _value(value: Any, known: Mapping[str, type[Result]]) -> Any:
 def result_from_dict(data: Mapping[str, Any], known: Mapping[str, type[Result]] | None = None) -> Result:
     """The result ``to_dict()`` wrote: a core type as itself, any other as a :class:`StoredResult`.
 
-    A core type may take over its own rebuilding with a classmethod ``from_dict(data)``.
+    A core type may take over its own rebuilding with a classmethod ``from_dict(data)``. Fields are
+    held to their annotated types (a saved report is a file: a damaged one is a DataError naming the
+    field, not a failure when it is drawn), and a stored type's plot layers are read here too.
     """
     known = core_types() if known is None else known
+    if not isinstance(data, Mapping):
+        raise DataError(f"a result must be a JSON object, got {_shown(data)}")
     tag = str(data.get("type", ""))
     cls = known.get(tag)
     if cls is None:
         base = known.get(str(data.get("base") or "Result"), Result)
         cls, extra = stored_type(tag, base), {"saved": dict(data)}
+        _check_layers(tag, data.get("layers"))
     else:
         own = cls.__dict__.get("from_dict")
         if own is not None:
             return own.__get__(None, cls)(data)
         extra = {}
-    fields = {f.name: _value(data[f.name], known) for f in attrs.fields(cls) if f.init and f.name in data}
-    fields.pop("saved", None)
+    hints = _hints(cls)
+    fields = {f.name: _typed(tag, f.name, _value(data[f.name], known), hints.get(f.name))
+              for f in attrs.fields(cls) if f.init and f.name in data and f.name != "saved"}
     try:
         return cls(**fields, **extra)
     except (TypeError, ValueError) as exc:
         raise DataError(f"cannot rebuild a {tag or 'result'}: {exc}") from None
+
+
+@functools.cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _typed(tag: str, name: str, value: Any, hint: Any) -> Any:
+    """``value`` as the field's annotation ``hint`` wants it (JSON's lists for tuples, null for a float
+    that was not finite), or a DataError naming the field."""
+    ok, value = _conform(value, hint)
+    if not ok:
+        raise DataError(f"a {tag or 'result'}'s {name!r} holds {_shown(value)}, not a {_hint_name(hint)}")
+    return value
+
+
+def _conform(value: Any, hint: Any) -> tuple[bool, Any]:
+    if hint is None or hint is Any or isinstance(hint, typing.TypeVar | str):
+        return True, value
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        if value is None and type(None) in args:
+            return True, None
+        for arg in args:
+            ok, converted = _conform(value, arg)
+            if ok:
+                return True, converted
+        return False, value
+    if hint is type(None):
+        return value is None, value
+    if hint is float:
+        if value is None:  # saved as null: not finite
+            return True, math.nan
+        return isinstance(value, int | float) and not isinstance(value, bool), value
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool), value
+    if hint in (bool, str):
+        return isinstance(value, hint), value
+    if origin is tuple:
+        if not isinstance(value, list | tuple):
+            return False, value
+        each = args[0] if len(args) == 2 and args[1] is Ellipsis else Any
+        return all(_conform(v, each)[0] for v in value), value
+    if origin is not None and isinstance(origin, type) and issubclass(origin, Mapping):
+        if not isinstance(value, Mapping):
+            return False, value
+        each = args[1] if len(args) == 2 else Any
+        return all(_conform(v, each)[0] for v in value.values()), value
+    return True, value  # another type (a plugin's): as JSON gives it
+
+
+def _hint_name(hint: Any) -> str:
+    return hint.__name__ if isinstance(hint, type) else str(hint).replace("collections.abc.", "").replace("typing.", "")
+
+
+def _check_layers(tag: str, saved: Any) -> None:
+    """A stored result's plot layers, read once on loading: a damaged one is a DataError, not a crash when drawn."""
+    if saved is None:
+        return
+    try:
+        if not isinstance(saved, list):
+            raise TypeError(f"expected a list, got {_shown(saved)}")
+        for layer in saved:
+            layer_from_dict(layer)
+    except (LookupError, TypeError, ValueError, AttributeError) as exc:
+        raise DataError(f"a {tag or 'result'}'s plot layers are damaged: {type(exc).__name__}: {exc}") from None
 
 
 def result_to_dict(result: Result, sample: Sample | None) -> dict[str, Any]:
@@ -144,14 +225,90 @@ def result_to_dict(result: Result, sample: Sample | None) -> dict[str, Any]:
     return out
 
 
+# ---------------------------------------------------------------- the report's layout
+
+#: what each part of a saved report holds (checked on loading: a damaged file is one DataError naming the part)
+LAYOUT: dict[str, Any] = {
+    "pipeline": str, "baseline": str, "candidate": str | None, "source": str | None,
+    "steps": tuple[Mapping[str, Any], ...],
+    "inputs": Mapping[str, Mapping[str, Mapping[str, Any]]],
+    "benchmarks": Mapping[str, Mapping[str, Mapping[str, Mapping[str, Any]]]],
+    "suite": Mapping[str, Mapping[str, Any]],
+    "errors": tuple[Mapping[str, Any], ...], "skipped": tuple[Mapping[str, Any], ...],
+    "only_in": Mapping[str, tuple[str, ...]], "not_compared": Mapping[str, str], "excluded": Mapping[str, str],
+    "data": Mapping[str, Any] | None,
+}
+#: what the inputs summary of each benchmark and system holds (``Sample.summary()``)
+SUMMARY: dict[str, Any] = {
+    "n": int, "shape": tuple[int, ...], "levels": tuple[str, ...], "unit": str, "lower_is_better": bool,
+    "mean": float | None, "median": float | None, "sd": float | None, "min": float | None, "max": float | None,
+    "metadata": Mapping[str, Any], "n_nonpositive": int,
+}
+_OPTIONAL = ("errors", "skipped", "only_in", "not_compared", "excluded", "data", "source")
+
+
+def check_layout(data: Mapping[str, Any]) -> None:
+    """DataError naming the first part of a saved report that is missing or of the wrong kind."""
+    for part, hint in LAYOUT.items():
+        if part not in data:
+            if part in _OPTIONAL:
+                continue
+            raise DataError(f"its {part!r} is missing")
+        if not _conform(data[part], hint)[0]:
+            raise DataError(f"its {part!r} holds {_shown(data[part])}, not a {_hint_name(hint)}")
+    for bench, systems in data["inputs"].items():
+        for system, summary in systems.items():
+            for key, hint in SUMMARY.items():
+                if key in summary and not _conform(summary[key], hint)[0]:
+                    raise DataError(f"the inputs of {bench!r}, {system!r}: {key!r} holds {_shown(summary[key])}, "
+                                    f"not a {_hint_name(hint)}")
+
+
+def record_from_dict(cls: type, data: Any, what: str) -> Any:
+    """A record of the report (``StepInfo``, ``StepError``, ``StepSkip``) from its saved fields, held to
+    their annotated types."""
+    if not isinstance(data, Mapping):
+        raise DataError(f"{what} must be a JSON object, got {_shown(data)}")
+    hints = _hints(cls)
+    try:
+        return cls(**{k: _typed(what, k, v, hints.get(k)) for k, v in data.items()})
+    except TypeError as exc:  # a field missing or unknown
+        raise DataError(f"{what}: {exc}") from None
+
+
+def check_drawn(suite: Suite, inputs: Mapping[str, Any]) -> None:
+    """DataError when the measurements kept are neither all of them nor the drawn subsample of the shape
+    the inputs summary gives (the plots place each run drawn by it: ``perfrigor.drawing.plotted_runs``)."""
+    for bench, systems in suite.data.items():
+        for system, sample in systems.items():
+            shape = (inputs.get(bench) or {}).get(system, {}).get("shape")
+            if shape is None:
+                continue
+            if not (isinstance(shape, list) and shape and all(isinstance(k, int) and not isinstance(k, bool)
+                                                             and k > 0 for k in shape)):
+                raise DataError(f"the inputs of {bench!r}, {system!r}: shape {_shown(shape)} is not a list of "
+                                "positive whole numbers")
+            try:
+                index = plotted_index(shape)
+            except (OverflowError, ValueError, MemoryError):  # no sample has 10^30 values
+                raise DataError(f"the inputs of {bench!r}, {system!r}: shape {_shown(shape)} is not one of "
+                                "measurements") from None
+            drawn = tuple(shape) if index is None else tuple(len(i) for i in index)
+            if sample.shape not in (drawn, tuple(shape)):  # (every value: a report saved before the subsample)
+                raise DataError(f"the measurements of {bench!r}, {system!r} have shape {sample.shape}, where "
+                                f"the inputs' shape {tuple(shape)} has {drawn} drawn")
+
+
 # ---------------------------------------------------------------- the measurements
 
 
 def suite_to_dict(suite: Suite) -> dict[str, Any]:
-    """The measurements as JSON-ready data (values nested as the levels, in the unit of the report)."""
+    """The measurements the plots draw, as JSON-ready data (values nested as the levels, in the unit of the
+    report): every value, or above ``PLOTTED_VALUES`` the fixed subsample the plots draw
+    (``perfrigor.drawing.plotted``), so a saved report stays small and renders as the live one."""
     return {
         "systems": list(suite.systems),
-        "benchmarks": {bench: {system: {"values": sample.values.tolist(), "levels": list(sample.levels or ()),
+        "benchmarks": {bench: {system: {"values": plotted(sample).values.tolist(), "levels": list(sample.levels or ()),
                                         "unit": sample.unit, "lower_is_better": sample.lower_is_better,
                                         "name": sample.name, "source": sample.source,
                                         "metadata": to_jsonable(sample.metadata)}

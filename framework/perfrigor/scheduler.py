@@ -20,6 +20,7 @@ import concurrent.futures as cf
 import contextlib
 import inspect
 import os
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -85,8 +86,10 @@ class Scheduler:
     ``executor``: None or "serial" (the calling thread), "process" (a local process pool, one
     worker per CPU and at most one per benchmark) or any ``concurrent.futures.Executor``.
     ``batch_size``: benchmarks per task (default 256 in the calling process, else about an
-    eighth of the suite, at most 64). ``timeout``: seconds to wait for one task of a pool; a
-    task past it, or a dead worker, is an ExecutionError. ``revise=False`` skips
+    eighth of the suite, at most 64). ``timeout``: seconds to wait for one task; a task past
+    it, or a dead worker, is an ExecutionError (with no executor the tasks then run in one
+    worker process, which can be stopped, as ``perfrigor --timeout`` without ``--jobs``;
+    "serial" and a timeout are refused). ``revise=False`` skips
     ``Component.revise`` (benchmarks that are independent replicates of one experiment).
     """
 
@@ -101,6 +104,11 @@ class Scheduler:
         if not (executor is None or executor in ("serial", "process") or isinstance(executor, cf.Executor)):
             raise ConfigError(f"executor must be a concurrent.futures.Executor, 'serial' or 'process', "
                               f"got {executor!r}")
+        if timeout is not None and timeout >= threading.TIMEOUT_MAX:  # beyond any wait (1e308, inf): no limit
+            timeout = None
+        if executor == "serial" and timeout is not None:
+            raise ConfigError("a timeout needs tasks that can be stopped, and executor='serial' runs them in the "
+                              "calling thread: leave the executor out (one worker process) or give 'process'")
         self.executor, self.batch_size, self.timeout, self.revise = executor, batch_size, timeout, revise
 
     def run(self, steps: Sequence[Any], suite: Suite, baseline: str, candidate: str | None) -> Outcome:
@@ -121,8 +129,12 @@ class Scheduler:
         if isinstance(self.executor, cf.Executor):
             yield self.executor
             return
-        pool = (process_pool(min(cpu_count(), n_benchmarks)) if self.executor == "process"
-                else _SerialExecutor())
+        if self.executor == "process":
+            pool: cf.Executor = process_pool(min(cpu_count(), n_benchmarks))
+        elif self.timeout is not None:  # a task in the calling thread cannot be stopped: one worker process can
+            pool = process_pool(1)
+        else:
+            pool = _SerialExecutor()
         try:
             yield pool
         except BaseException:

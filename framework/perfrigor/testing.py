@@ -74,6 +74,8 @@ CALIBRATION_FAMILY = "iid-normal"
 CALIBRATION_RUNS = 30
 CALIBRATION_TAIL = 1e-3
 CALIBRATION_RESAMPLES = 200
+#: the level a significance or an interval is held to when a result states none (its ``confidence`` is None)
+CALIBRATION_LEVEL = 0.95
 
 
 @attrs.frozen
@@ -525,7 +527,8 @@ class _Battery:
         (``CALIBRATION_FAMILY`` at ``CALIBRATION_RUNS`` runs): the share that says "faster" or
         "slower" (a test: rejects) must be within a binomial bound of 1 - confidence, and the share
         of intervals holding no change within one of the confidence (each bound exceeded by chance
-        with probability ``CALIBRATION_TAIL``; a conservative method passes).
+        with probability ``CALIBRATION_TAIL``; a conservative method passes). A result that says
+        significant, or gives an interval, at no stated ``confidence`` is held to ``CALIBRATION_LEVEL``.
         """
         from scipy import stats
 
@@ -541,8 +544,11 @@ class _Battery:
         level = (1.0 - res.alpha if isinstance(res, TestResult) else getattr(res, "confidence", None))
         judges = isinstance(res, TestResult | Verdict) or (
             isinstance(res, Comparison) and (res.significant is not None or res.ci_low is not None))
-        if level is None or not judges:
+        if not judges:
             raise _Skip("reports neither significance nor an interval")
+        held = ""
+        if level is None:  # significance or an interval at no stated level: the conventional one
+            level, held = CALIBRATION_LEVEL, f" (its results state no confidence: held to {CALIBRATION_LEVEL:g})"
         # resampling counts high enough for the levels they claim (a 20-draw percentile interval is narrow)
         rates = calibrate(Pipeline([self._fixed(CALIBRATION_RESAMPLES)]), CALIBRATION_FAMILY, CALIBRATION_RUNS,
                           replicates=CALIBRATION_REPLICATES, random_state=SEED)
@@ -555,13 +561,13 @@ class _Battery:
         most = int(stats.binom.isf(CALIBRATION_TAIL, n, alpha))
         alarms = round(rate.alarm * n)
         assert alarms <= most, (
-            f"{alarms} false alarms in {where}, at most {most} expected at confidence {level:g} "
+            f"{alarms} false alarms in {where}, at most {most} expected at confidence {level:g}{held} "
             f"(nominal {alpha * n:.0f}): its p-values or intervals are too small")
         if rate.intervals:
             least = int(stats.binom.ppf(CALIBRATION_TAIL, rate.intervals, level))
             assert rate.covered >= least, (
                 f"{rate.covered} of {rate.intervals} {level:.0%} intervals hold no change in {where}, at "
-                f"least {least} expected: the intervals are too narrow")
+                f"least {least} expected{held}: the intervals are too narrow")
 
     def checks(self) -> Iterator[tuple[str, Callable[[], None]]]:
         for name in CHECKS:

@@ -24,6 +24,9 @@ _UNENCODABLE = re.compile(f"[{_SURROGATES}]")
 #: Markdown's inline syntax: code, emphasis, strikethrough, entities, table cells, and the bracket that
 #: would close a link, image or reference ("[95% CI]" alone stays as it is)
 _MARKDOWN_INLINE = re.compile(r"([\\`*_~&|]|\](?=[(\[:]))")
+#: what GitHub links or notifies in a comment's text (an @mention, a #123, GH-123 or owner/repo#123 reference):
+#: a zero-width space after the @, # or GH- breaks it and reads the same
+_GITHUB_REFERENCE = re.compile(r"(@|#|\bGH-)(?=\w)", re.IGNORECASE)
 #: what makes a line a heading, quote, list item, task box, thematic break or setext underline where it
 #: starts a line
 _MARKDOWN_LINE_START = re.compile(r"^(\s*)(?:([#>\[]|[-+=](?=[-+=\s]|$))|(\d+)([.)])(?=\s|$))")
@@ -53,11 +56,14 @@ def encodable(text: str) -> str:
 
 def markdown_text(text: str, line_start: bool = True) -> str:
     """Plain ``text`` as Markdown that shows it literally, on one line: no link, image, emphasis, code,
-    HTML, heading, quote or list can be formed, nor a table cell ended (GitHub-flavoured Markdown).
+    HTML, heading, quote or list can be formed, nor a table cell ended (GitHub-flavoured Markdown), and
+    no GitHub @mention or issue reference (a report posted as a comment notifies nobody; as Renovate does,
+    a zero-width space, ``&#8203;``, follows the ``@``, ``#`` or ``GH-``).
 
     ``line_start=False`` for a table cell, where what starts a line (``#``, ``-``, ``1.``) means nothing.
     """
     text = _MARKDOWN_INLINE.sub(r"\\\1", one_line(text)).replace("<", "&lt;")
+    text = _GITHUB_REFERENCE.sub(lambda m: m.group(1) + "&#8203;", text)
     if not line_start:
         return text
     return _MARKDOWN_LINE_START.sub(lambda m: m.group(1) + (f"\\{m.group(2)}" if m.group(2)

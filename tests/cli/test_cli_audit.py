@@ -128,7 +128,7 @@ def test_a_reader_format_that_is_not_a_name_is_a_config_error(cfg, tmp_path, cap
                 "got 3")
     config = tmp_path / "check.toml"
     config.write_text('[input]\nformat = 3\n\n[[steps]]\ncomponent = "mean-ci"\n')
-    usage_error(*run(capsys, "run", str(config), data)[::2], "got 3")
+    usage_error(*run(capsys, "run", str(config), data)[::2], "check.toml: [input] format", "got 3")
     config.write_text('[input]\nformat = ["tidy-csv"]\n\n[[steps]]\ncomponent = "mean-ci"\n')
     usage_error(*run(capsys, "run", str(config), data)[::2], "got ['tidy-csv']")
     with pytest.raises(pr.ConfigError, match="component must be given by name"):
@@ -152,6 +152,15 @@ def test_a_timeout_beyond_any_wait_means_no_limit(cfg, capsys, seconds):
     code, out, err = run(capsys, "describe", str(cfg / "a.txt"), "--timeout", seconds)
     assert code == 0 and "mean" in out, err
     usage_error(*run(capsys, "describe", str(cfg / "a.txt"), "--timeout", "nan")[::2], "--timeout")
+
+
+def test_help_shows_a_plugins_percent_sign_literally(capsys, monkeypatch):
+    """A component's shorthand help or a command's help holding "%" (steady-state's "0.05: 5%") made
+    `perfrigor run --help` an internal error (argparse %-formats help)."""
+    assert cli.main(["run", "--help"]) == 0
+    assert "(0.05: 5%)" in capsys.readouterr().out  # steady-state's relevance, a shorthand of run
+    assert cli.main(["--help"]) == 0
+    assert cli._literal("100% of 5%(x)") == "100%% of 5%%(x)"
 
 
 # ---------------------------------------------------------------- item 3: --debug after the command
@@ -210,6 +219,12 @@ def test_dash_means_standard_output_and_a_device_gets_a_message_saying_so(cfg, c
     assert json.loads(out)["pipeline"] == "describe"
     usage_error(*run(capsys, "describe", str(cfg / "a.txt"), "-o", os.devnull)[::2], "not a regular file",
                 "-o -")
+
+
+def test_an_empty_output_or_plot_name_is_refused_not_ignored(cfg, capsys):
+    """-o "$UNSET" printed the report on standard output, --plot "" drew nothing, both in silence."""
+    usage_error(*run(capsys, "describe", str(cfg / "a.txt"), "-o", "")[::2], "-o ''", "-o -")
+    usage_error(*run(capsys, "describe", str(cfg / "a.txt"), "--plot", "")[::2], "--plot")
 
 
 # ---------------------------------------------------------------- item 7: --timeout applies without --jobs

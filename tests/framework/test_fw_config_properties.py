@@ -134,6 +134,15 @@ def test_cli_runs_a_config_or_exits_2_with_one_line(config, data, capsys):
 # ---------------------------------------------------------------- the reproducers
 
 
+@pytest.mark.parametrize("step", [{"component": "\n", "id": ""}, {"component": "a\nb", "params": 3},
+                                  {"component": "x\r\n", "params": {"k": 1}, "k": 2}])
+def test_a_component_name_with_a_line_break_gives_a_one_line_error(step):
+    """Found by the config fuzzer at more examples: the name was put into the message as it was."""
+    with pytest.raises(pr.ConfigError) as caught:
+        pr.Pipeline.from_config({"steps": [step]})
+    assert one_line(str(caught.value)), str(caught.value)
+
+
 def test_integer_step_id_is_a_config_error():
     with pytest.raises(pr.ConfigError, match=r"id must be a non-empty string, got 5"):
         pr.Pipeline.from_config({"steps": [{"component": "fieller", "id": 5}]})

@@ -279,6 +279,28 @@ def test_a_task_past_its_timeout_is_an_execution_error_and_does_not_wait_for_it(
         pipeline.run(suite(2), timeout=-1)
 
 
+def test_a_timeout_without_an_executor_applies_too():
+    """Pipeline.run(timeout=...) alone (serial): the tasks run in one worker process, which is stopped
+    at the limit, as the command line's --timeout without --jobs (it was silently ignored)."""
+    pipeline = pr.Pipeline([faulty.Sleeps(seconds=30.0)])
+    start = time.monotonic()
+    with deadline(60), pytest.raises(pr.errors.ExecutionError, match="no result within the timeout of 0.5 s"):
+        pipeline.run(suite(2), timeout=0.5)
+    assert time.monotonic() - start < 20
+    report = pr.Pipeline([faulty.Sleeps(seconds=0.0)]).run(suite(2), timeout=60)
+    assert len(report.benchmarks) == 2 and not report.errors
+    with pytest.raises(pr.ConfigError, match="executor='serial' runs them in the calling thread"):
+        pipeline.run(suite(2), executor="serial", timeout=0.5)
+
+
+@pytest.mark.parametrize("executor", [None, "process"])
+@pytest.mark.parametrize("seconds", [1e308, float("inf")])
+def test_a_timeout_beyond_any_wait_is_no_limit_in_python_too(executor, seconds):
+    """The command line took --timeout 1e308 as no limit, Pipeline.run raised OverflowError (a bug's exit)."""
+    report = pr.Pipeline([faulty.Sleeps(seconds=0.0)]).run(suite(2), executor=executor, timeout=seconds)
+    assert len(report.benchmarks) == 2 and not report.errors
+
+
 def test_cli_timeout_must_be_positive(files, capsys):
     _, old, new = files
     one_error_line(*run(capsys, "compare", old, new, "--jobs", "2", "--timeout", "0")[::2], "--timeout")

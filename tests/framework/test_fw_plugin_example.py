@@ -44,9 +44,16 @@ def installed(tmp_path_factory):
     return target
 
 
+def _env(target: Path) -> dict[str, str]:
+    """The example on the path, and loaded with the project's own plugins only (tests/conftest.py's
+    allow-list, the example's entry point added): another plugin installed here changes nothing."""
+    own = os.environ.get("PERFRIGOR_PLUGINS", "")
+    return {**os.environ, "PYTHONPATH": str(target),
+            "PERFRIGOR_PLUGINS": ",".join(x for x in (own, "median_ratio") if x)}
+
+
 def run(target: Path, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(target)}
-    env.pop("PERFRIGOR_PLUGINS", None)
+    env = _env(target)
     return subprocess.run([sys.executable, "-m", "perfrigor", *args], capture_output=True, text=True, env=env,
                           cwd=cwd, timeout=120)
 
@@ -89,8 +96,7 @@ def test_installed_plugin_through_the_python_api(installed):
             "check_component('median-ratio')\n"
             "r = pr.pipeline('quick-median').run([10.0, 10.2, 10.1, 9.9] * 5, [8.0, 8.1, 8.2, 7.9] * 5)\n"
             "print(r.result('median-ratio').estimate)\n")
-    env = {**os.environ, "PYTHONPATH": str(installed)}
-    env.pop("PERFRIGOR_PLUGINS", None)
+    env = _env(installed)
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert r.returncode == 0, r.stderr
     assert float(r.stdout) == pytest.approx(10.05 / 8.05)

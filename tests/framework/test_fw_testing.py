@@ -309,6 +309,35 @@ def test_the_battery_checks_the_statistics_an_interval_10x_too_narrow_fails(toy_
     assert honest["calibration"].passed and not honest["calibration"].message  # run, not skipped
 
 
+@attrs.define
+class NarrowPvalue(pr.Comparator):
+    """Significance from a z test whose standard error is ``shrink`` times too small, at no stated level."""
+
+    name = "narrow-pvalue"
+    shrink: float = pr.float_param(10.0, minimum=1.0)
+
+    def compare(self, baseline, candidate):
+        from scipy import stats
+
+        old, new = pr.as_sample(baseline, "baseline"), pr.as_sample(candidate, "candidate")
+        x, y = old.flat, new.flat
+        ratio = x.mean() / y.mean() if old.lower_is_better else y.mean() / x.mean()
+        se = np.sqrt(x.var(ddof=1) / x.size / x.mean() ** 2 + y.var(ddof=1) / y.size / y.mean() ** 2) / self.shrink
+        p = float(2 * stats.norm.sf(abs(np.log(ratio)) / se))
+        return pr.Comparison(estimate=float(ratio), ci_low=None, ci_high=None, confidence=None, pvalue=p,
+                             significant=p < 0.05, verdict=f"speedup {ratio:.3f} (p = {p:.2g})")
+
+
+def test_significance_at_no_stated_level_is_held_to_95_percent(toy_registry):
+    """A comparator saying 'significant' with confidence=None was skipped ("reports neither significance nor
+    an interval") however wrong its p-values; it is held to the conventional 95%."""
+    fails = failed(NarrowPvalue)
+    assert list(fails) == ["calibration"], fails
+    assert "its results state no confidence: held to 0.95" in fails["calibration"]
+    honest = {o.check: o for o in check_component(NarrowPvalue(shrink=1.0), raise_on_failure=False)}
+    assert honest["calibration"].passed and not honest["calibration"].message  # run, not skipped
+
+
 def test_the_calibration_check_covers_what_reports_significance_or_an_interval(toy_registry):
     out = {o.check: o.message for o in check_component(toys.ToyMean)}
     assert out["calibration"].startswith("skipped: compares no two systems")

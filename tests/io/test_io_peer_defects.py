@@ -77,6 +77,12 @@ def test_describe_on_one_repetition_per_benchmark_shows_each_value_and_says_why_
     assert {s["step"] for s in doc["skipped"]} == {"gmm", "gmm-fit", "variance-components", "mean-ci", "steady-state"}
 
 
+def test_describe_on_one_repetition_of_two_systems_names_both(capsys):
+    # zero.txt by x, before and after: the header said "Systems: before." above rows of both
+    assert main(["describe", str(ZERO), "--input", "system=note", "--metric", "x"]) == 0
+    assert "Systems: baseline before, candidate after. Benchmarks: 2." in capsys.readouterr().out
+
+
 def test_describe_on_a_one_iteration_jmh_file(tmp_path, capsys):
     record = {"jmhVersion": "1.36", "benchmark": "benchmarks.MyBenchmark.measure", "mode": "thrpt", "threads": 1,
               "forks": 1, "warmupIterations": 0, "measurementIterations": 1,

@@ -138,3 +138,4 @@ def test_summary_of_estimates_without_a_conclusion_says_where_they_lie():
     text = report.render("text")
     assert "s: 3 benchmarks: speedup above 1 on 2, below on 1 (median 1.3, range 0.8 to 2.5)" in text
     assert "unclear" not in text.split("Steps")[0]
+

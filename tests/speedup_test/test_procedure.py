@@ -90,6 +90,35 @@ def test_accelerated_proportion_runs_the_test_itself_and_reads_earlier_steps():
     assert alone.suite_results["accelerated-proportion"].details["source"] == "computed"
 
 
+def test_a_summary_value_with_an_entry_per_benchmark_stays_out_of_the_text():
+    # golang/perf bent, 67 benchmarks: speedup-test's summary wrote its weights and benchmark list as
+    # one line of 6,000 characters, and the suite verdict its reasons again; the JSON report keeps them
+    from perfrigor.renderers._format import key_numbers
+
+    names = [f"github.com/some/package.Benchmark{i}-12" for i in range(67)]
+    summary = pr.SuiteSummary(title="overall", values={
+        "overall_speedup": 1.01, "by_statistic": {"min": {"speedup": 1.0}, "median": {"speedup": 1.01}},
+        "weights": {n: {"median": 1} for n in names}, "benchmarks": names, "few": names[:2]})
+    assert [k for k, _ in key_numbers(summary)] == ["overall_speedup", "by_statistic", "few"]
+    rng = np.random.default_rng(0)
+    suite = pr.Suite({n: {"old": pr.Sample(rng.normal(10, 0.1, 12)), "new": pr.Sample(rng.normal(9.9, 0.1, 12))}
+                      for n in names}, systems=("old", "new"))
+    text = pr.pipeline("speedup-test").run(suite).render("text")
+    rows = [line.split()[0] for line in text.splitlines() if line.startswith("  ") and line.split()]
+    assert "overall_speedup" in rows and "by_statistic" in rows
+    assert not {"weights", "benchmarks", "reasons"} & set(rows)
+
+
+def test_one_run_per_benchmark_is_a_report_not_an_error_naming_an_internal_key():
+    # benchstat's zero.txt under --metric a-bytes: the speedup-test steps cannot run on one value a side,
+    # and the proportion steps stopped the whole run (exit 2) "has no results for PairKey(baseline=...)"
+    suite = pr.Suite.from_pairs({"a": [1.0], "b": [2.0]}, {"a": [1.0], "b": [2.0]})
+    report = pr.pipeline("speedup-test").run(suite)
+    why = {e.step: e.message for e in report.errors}
+    assert "has no result for 'baseline -> candidate' on any of the 2 benchmark(s)" in why["proportion-median"]
+    assert "PairKey" not in report.render("text")
+
+
 def test_bad_inputs():
     with pytest.raises(pr.DataError, match="not positive"):
         st().compare([1.0, 2.0, -1.0], [1.0, 2.0, 3.0])

@@ -17,6 +17,7 @@ from ..output import write_atomically
 _RC = {
     "svg.fonttype": "none",  # text stays text: small, crisp, searchable
     "svg.hashsalt": "perfrigor",  # the same report gives the same file
+    "text.parse_math": False,  # a name holding "$" is shown as written, not as (or failing as) TeX math
     "font.size": 9.0,
     "axes.titlesize": 10.0,
     "axes.labelsize": 9.0,

@@ -13,13 +13,15 @@ from ._mpl import human_axis, margins_axes, new_figure, styled
 
 @attrs.frozen
 class Series:
-    """One system's values in run order (flattened), its top-level unit size, its layers."""
+    """One system's values in run order (flattened), its top-level unit size, its layers, and where in
+    run order each value was measured (``runs``; default 0, 1, ...: every run, e.g. not a subsample)."""
 
     label: str
     values: np.ndarray
     colour: str
     unit_size: int = 0
     layers: Sequence[Layer] = ()
+    runs: np.ndarray | None = None
 
 
 @styled
@@ -33,11 +35,12 @@ def run_order(series: Sequence[Series], unit: str, title: str = "", width: float
     ax = margins_axes(fig, 0.85, right=2.4, top=0.35 if title else 0.12)
     for s in series:
         y = np.asarray(s.values, dtype=float).ravel()
-        idx = np.arange(y.size)
+        idx = np.arange(y.size) if s.runs is None else np.asarray(s.runs)
         ax.plot(idx, y / factor, "-o", color=s.colour, lw=0.7, ms=2.6, alpha=0.85, label=s.label,
                 rasterized=y.size > 1000)  # thousands of runs: one embedded bitmap, not one element each
-        if s.unit_size and s.unit_size < y.size:
-            for b in range(s.unit_size, y.size, s.unit_size):
+        end = int(idx[-1]) + 1 if idx.size else 0
+        if s.unit_size and s.unit_size < end:
+            for b in range(s.unit_size, end, s.unit_size):
                 ax.axvline(b - 0.5, color=s.colour, lw=0.5, ls=":", alpha=0.5)
         for layer in s.layers:
             if isinstance(layer, RunOrderLine):

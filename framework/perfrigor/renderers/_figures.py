@@ -25,7 +25,7 @@ import numpy as np
 
 from .. import hierarchy
 from ..display import change, percent
-from ..drawing import RUN_ORDER_TYPES, LevelVariances, RunOrderMarks, layers
+from ..drawing import RUN_ORDER_TYPES, LevelVariances, RunOrderMarks, layers, plotted, plotted_runs
 from ..errors import DataError
 from ..keys import PairKey
 from ..plots import svg
@@ -210,38 +210,60 @@ def benchmark_figures(report, max_plots: int = 60) -> list[Block]:
 
 
 def _benchmark_plots(report, bench: str, v: Verdict | None, key: str) -> list[Block]:
-    """One benchmark's plots: distributions always; run order and levels where there is reason to."""
+    """One benchmark's plots: distributions always; run order and levels where there is reason to.
+
+    A sample of more than ``PLOTTED_VALUES`` values is drawn from its fixed subsample
+    (``perfrigor.drawing.plotted``; a saved report keeps just that), its runs at their place in
+    the order measured; the captions say how many of how many are drawn.
+    """
     unit = direction(report, bench)[1]
     systems = _systems(report, bench)
     role = {report.baseline: "baseline", report.candidate: "candidate"}
-    sides, series, levels = [], [], []
+    sides, series, levels, thinned = [], [], [], []
     for j, (system, sample) in enumerate(systems):
         colour = SYSTEM_COLOURS[j % len(SYSTEM_COLOURS)]
         extra = _layers(report, bench, system, sample)
+        shape = _measured_shape(report, bench, system, sample)  # (a saved report holds the drawn values only)
+        drawn, runs = plotted(sample), plotted_runs(shape)
+        if drawn.flat.size < math.prod(shape):
+            thinned.append(f"{drawn.flat.size:,} of the {math.prod(shape):,} runs of {system}")
         name = shortened(system, TITLE_CHARS // 2)  # a file's path as a system's name: the axis keeps its room
         label = f"{name} ({role[system]})" if system in role and report.candidate else name
         central, central_label = _compared(v, role.get(system))
-        sides.append(Side(label, sample.flat, colour, extra, central, central_label))
-        per_unit = int(sample.flat.size // sample.shape[0]) if sample.n_levels > 1 else 0
-        series.append(Series(label, sample.flat, colour, per_unit, extra))
+        sides.append(Side(label, drawn.flat, colour, extra, central, central_label))
+        per_unit = math.prod(shape[1:]) if len(shape) > 1 else 0
+        series.append(Series(label, drawn.flat, colour, per_unit, extra, runs))
         offered = [layer for layer in extra if isinstance(layer, LevelVariances)]
-        levels += [(label, colour, layer) for layer in offered or _level_variances(sample)]
+        levels += [(label, colour, layer) for layer in offered or _level_variances(drawn)]
     names = ", ".join(s for s, _ in systems)
+    drawn_note = f" (drawn: {', '.join(thinned)})" if thinned else ""
     figs: list[Block] = [Figure(
         _svg(lambda: distributions(sides, unit), f"{key}-dist"),
         f"{bench}: the measurements of {names} side by side"
-        + (", with fitted densities" if any(s.layers for s in sides) else ""), f"{key}-dist")]
+        + (", with fitted densities" if any(s.layers for s in sides) else "") + drawn_note, f"{key}-dist")]
     flags = flags_of(v) if v is not None else []
     if any(f in flags for f in _TIME_FLAGS) or any(isinstance(x, RUN_ORDER_TYPES) for s in sides for x in s.layers):
         why = ", ".join(f for f in flags if f in _TIME_FLAGS) or _run_order_why(sides)
         figs.append(Figure(_svg(lambda: run_order(series, unit, f"{shortened(bench, TITLE_CHARS)}: in run order ({why})"),
                                 f"{key}-runs"),
-                           f"{bench}: the measurements in the order they were taken ({why})", f"{key}-runs"))
+                           f"{bench}: the measurements in the order they were taken ({why}){drawn_note}",
+                           f"{key}-runs"))
+    if thinned:
+        figs.append(Para(f"Drawn: a fixed subsample, {', '.join(thinned)}, each where it was measured; the "
+                         "results come from every run."))
     if levels:
         figs.append(Figure(_svg(lambda: level_variances(levels, unit, f"{shortened(bench, TITLE_CHARS)}: variance per level"),
                                 f"{key}-levels"),
                            f"{bench}: each level's share of the variance", f"{key}-levels"))
     return figs
+
+
+def _measured_shape(report, bench: str, system: str, sample: Any) -> tuple[int, ...]:
+    """The shape of the sample as measured (the report's input summary), of which ``sample`` may be
+    the drawn subsample only (a saved report)."""
+    summary = report.inputs.get(bench, {}).get(system) if isinstance(report.inputs, dict) else None
+    shape = summary.get("shape") if isinstance(summary, dict) else None
+    return tuple(int(s) for s in shape) if shape else tuple(sample.shape)
 
 
 def _run_order_why(sides: list[Side]) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Mapping
 from typing import Any
 
@@ -34,6 +35,8 @@ def fmt(value: Any, digits: int = 4) -> str:
 def fmt_p(p: Any) -> str:
     if p is None:
         return "-"
+    if isinstance(p, bool) or not isinstance(p, numbers.Real):  # a plugin's result may hold anything there
+        return fmt(p)
     p = float(p)
     return "< 1e-16" if p < 1e-16 else f"{p:.3g}"
 
@@ -58,17 +61,25 @@ def key_numbers(res: Result) -> list[tuple[str, str]]:
                 ("H0 rejected", fmt(res.reject)), ("confidence", fmt(1 - res.alpha))]
     if isinstance(res, Estimate):
         return [("estimate", fmt(res.estimate)), ("CI", fmt_ci(res.ci_low, res.ci_high, res.confidence))]
-    if isinstance(res, SuiteSummary):
-        return [(str(k), fmt(v)) for k, v in res.values.items()]
+    if isinstance(res, SuiteSummary):  # a summary's small tables stay; one entry per benchmark does not
+        return [(str(k), fmt(v)) for k, v in res.values.items() if not _too_long(v)]
     data = res.to_dict()
     out = []
     for k, v in data.items():
         if k in _SKIP or isinstance(v, dict):
             continue
-        if isinstance(v, list) and (len(v) > 4 or any(isinstance(x, list | dict) for x in v)):
+        if isinstance(v, list) and (len(v) > 4 or any(isinstance(x, list | dict) for x in v) or _too_long(v)):
             continue  # long lists belong to the JSON report, not to the line a person reads
         out.append((k, fmt(v)))
     return out
+
+
+def _too_long(value: Any) -> bool:
+    """A list or table too long for a cell (more than 4 entries; a list past 120 characters written):
+    the JSON report holds it; the text would be one line of thousands of characters."""
+    if isinstance(value, dict):
+        return len(value) > 4
+    return isinstance(value, list | tuple) and (len(value) > 4 or len(fmt(value)) > 120)
 
 
 def row_cells(res: Result) -> tuple[str, str, str, str, str]:

@@ -43,7 +43,9 @@ def method_summary(report, title: str = "Summary") -> list[Block]:
                 counts.setdefault(outcome(res, kind, sided) or "unclear", []).append(b)
             parts = [f"{len(counts[o])} {o}" for o in ("faster", "slower", "no change", "not faster", "unclear")
                      if o in counts]
-            slow = f" (slower: {', '.join(counts['slower'])})" if "slower" in counts else ""
+            slower = counts.get("slower", [])
+            more = f" and {len(slower) - 6} more" if len(slower) > 6 else ""
+            slow = f" (slower: {', '.join(slower[:6])}{more})" if slower else ""
             lines.append(f"{step.id}: {len(found)} benchmarks: {', '.join(parts)}{slow}")
         suite_res = report.suite_results.get(step.id)
         if isinstance(suite_res, Comparison):

@@ -181,8 +181,9 @@ class AcceleratedProportion(pr.Comparator):
         if step is not None:
             found = {b: steps[step][key] for b, steps in per_bench.items() if key in steps.get(step, {})}
             missing = [b for b in suite.benchmarks if b not in found]
-            if not found:
-                raise pr.ConfigError(f"{self.name}: step {step!r} has no results for {key!r}")
+            if not found:  # the step failed on every benchmark (its errors say why): nothing to count
+                raise pr.DataError(f"{self.name}: step {step!r} has no result for {str(key)!r} on any of the "
+                                   f"{len(suite.benchmarks)} benchmark(s); nothing to count")
             res = self._count(found, f"step {step}")
             if missing:
                 res = attrs.evolve(res, warnings=(f"{len(missing)} benchmark(s) without a result in step {step!r} "

@@ -170,12 +170,12 @@ class SpeedupTestWarningRenderer:
                 if r.significant is not True:
                     lines.append(f"  {r.verdict}")
                 lines += [f"  {stat}: {w}" for w in r.warnings]
-            if lines:
-                out += [f"Benchmark {bench}:", *lines]
+            if lines:  # a name on one line: a line break in it must not start a line of the file's own
+                out += [f"Benchmark {pr.textsafe.one_line(bench)}:", *lines]
                 count += len(lines)
         for err in report.errors:
             if err.step in steps.values():
-                out.append(f"Benchmark {err.benchmark}: not analysed: {err.message}")
+                out.append(f"Benchmark {pr.textsafe.one_line(err.benchmark)}: not analysed: {err.message}")
                 count += 1
         out.append(f"{count} warning(s).")
         return "\n".join(out) + "\n"

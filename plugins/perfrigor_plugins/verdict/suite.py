@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import perfrigor as pr
@@ -43,6 +43,12 @@ def geometric_mean(verdicts: Mapping[str, pr.Verdict], confidence: float
     return math.exp(centre), math.exp(centre - z * se), math.exp(centre + z * se), left_out
 
 
+def _named(benchmarks: Sequence[str], limit: int = 10) -> str:
+    """The first names, then "and N more": a reason is read as one line (each benchmark has its verdict)."""
+    more = len(benchmarks) - limit
+    return ", ".join(benchmarks[:limit]) + (f" and {more} more" if more > 0 else "")
+
+
 def suite_verdict(verdicts: Mapping[str, pr.Verdict], confidence: float, previous: pr.Previous | None
                   ) -> pr.SuiteVerdict:
     names = {o: tuple(b for b, v in verdicts.items() if v.outcome == o) for o in OUTCOMES}
@@ -50,7 +56,7 @@ def suite_verdict(verdicts: Mapping[str, pr.Verdict], confidence: float, previou
     speedup, low, high, left_out = geometric_mean(verdicts, confidence)
     reasons = []
     if names[SLOWER]:
-        reasons.append(f"slower: {', '.join(names[SLOWER])}")
+        reasons.append(f"slower: {_named(names[SLOWER])}")
     if speedup is not None:
         reasons.append(f"geometric mean {pct(speedup)} ({between(low, high)} at {confidence:.0%}) over "
                        f"{len(verdicts) - len(left_out)} benchmarks")
@@ -70,7 +76,7 @@ def suite_verdict(verdicts: Mapping[str, pr.Verdict], confidence: float, previou
             reasons.append(f"changes decided over the {control['benchmarks']} benchmarks together: "
                            f"{NAMES[control['method']]} at {control['level']:.3g}; intervals adjusted to agree "
                            f"({what}: {level:.2%} each)"
-                           + (f"; not significant over the suite: {', '.join(dropped)}" if dropped else ""))
+                           + (f"; not significant over the suite: {_named(dropped)}" if dropped else ""))
         details["suite_control"] = {"method": control["method"], "level": control["level"],
                                     "benchmarks": control["benchmarks"], "not_significant_over_suite": list(dropped),
                                     "interval_level": control.get("interval_level", confidence)}
