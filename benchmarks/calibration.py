@@ -343,7 +343,7 @@ def main() -> int:
     ap.add_argument("--replicates", type=int, default=600)
     ap.add_argument("--suites", type=int, default=0, metavar="SEEDS",
                     help="instead of the per-benchmark table: the regression gate on SEEDS A/A suites and as many "
-                         f"with {SUITE_CHANGED} of {SUITE_BENCHMARKS} benchmarks truly {SUITE_SLOWDOWN - 1:.0%} slower")
+                         f"with {SUITE_CHANGED} of {SUITE_BENCHMARKS} benchmarks truly {(SUITE_SLOWDOWN - 1) * 100:.0f}%% slower")
     ap.add_argument("--flags", action="store_true", help="instead: the independence check's flags on clean series")
     ap.add_argument("--steps", action="store_true", help="after the summary, every comparing step's row")
     ap.add_argument("--models", default="", help="noise models (default: every one; with --suites: every flat "

@@ -31,9 +31,14 @@ def _rate(cell: str) -> tuple[float, float]:
 
 #: rows measured outside issue 22's bounds, each said in docs/methods/verdict.md ("Where it falls short"): the test
 #: holds every other row to the bounds and these to what was measured, so a regression still fails
-SHORTFALLS = {("ar1", "10"): "A/A alone 8.0%", ("ar1", "30"): "A/A in a suite 7.7%",
+SHORTFALLS = {("ar1", "10"): "A/A alone 14.0%", ("ar1", "30"): "A/A in a suite 7.7%",
               ("undeclared-hierarchy", "30"): "coverage 85%", ("tiny-ticks", "5"): "coverage 87%",
               ("periodic", "10"): "power 0% against Mann-Whitney's 20%"}
+
+
+#: the trade-off chosen for 10 runs judged alone (docs: "by choice"): independent runs' power against AR(1) runs'
+#: false alarms, held to what was measured (a rise fails)
+CHOSEN = {("ar1", "10", "alone"): 0.140, ("ar1", "10", "coverage"): 0.86}
 
 
 def test_the_calibration_table_covers_every_model_and_holds_the_bounds():
@@ -46,20 +51,25 @@ def test_the_calibration_table_covers_every_model_and_holds_the_bounds():
     se5 = (0.05 * 0.95 / replicates) ** 0.5
     for model, size, alone, alone_power, suite, suite_power, coverage, _best, mann_whitney, _welch in rows:
         known = (model, size) in SHORTFALLS
-        for cell in (alone, suite):  # A/A at most 5% + 2 SE, alone and in a suite (the known rows: + 3 SE)
-            assert _rate(cell)[0] <= 0.05 + (3 if known else 2) * se5 + 1e-9, (model, size, cell)
+        for where, cell in (("alone", alone), ("suite", suite)):  # A/A at most 5% + 2 SE (the known rows: + 3 SE)
+            ceiling = CHOSEN.get((model, size, where), 0.05 + (3 if known else 2) * se5)
+            assert _rate(cell)[0] <= ceiling + 1e-9, (model, size, cell)
         # wrong-way calls: at most what a two-sided test at 5% makes when the change is lost in the noise (2.5%)
         wrong = re.search(r"\((\d+) wrong-way\)", suite_power)
         assert not wrong or int(wrong.group(1)) / (2 * replicates) <= 0.025, (model, size, suite_power)
         for share in coverage.split(","):  # at least 93% (one standard error of 95% below it allowed)
             floor = 0.85 if known else 0.93 - (0.95 * 0.05 / replicates) ** 0.5
+            if where_alone_coverage := CHOSEN.get((model, size, "coverage")):
+                floor = where_alone_coverage
             assert share.strip() == "-" or float(share.strip().rstrip("%")) / 100 >= floor, (model, size, coverage)
         if model == "iid-normal" and size == "30":
             assert _rate(alone_power)[0] >= 0.90 and _rate(suite_power)[0] >= 0.90
         mw_alarm, mw_power = (float(x.strip().rstrip("%")) / 100 for x in mann_whitney.split(","))
         if model in ("iid-normal", "heavy-tails", "periodic") and mw_alarm <= 0.05 + 2 * se5 and not known:
-            # where Mann-Whitney is calibrated, the verdict in a suite finds at least 90% of what it finds
-            assert _rate(suite_power)[0] >= 0.9 * mw_power - 2 * _rate(suite_power)[1], (model, size)
+            # where Mann-Whitney is calibrated, the verdict in a suite finds at least 90% of what it finds, and
+            # judged alone too (its dependence estimate shrunk by its sampling error)
+            for power in (suite_power, alone_power):
+                assert _rate(power)[0] >= 0.9 * mw_power - 2 * _rate(power)[1], (model, size, power)
     for model, size in SHORTFALLS:
         assert f"| {model} | {size} |" in table
 

@@ -28,6 +28,9 @@ import perfrigor as pr
 MIN_RUNS = 10
 #: fewer benchmarks than this give no usable pool: each is judged alone
 SUITE_MIN = 8
+#: the spread of a harness's autocorrelations before its runs are seen: the prior a benchmark judged alone is
+#: shrunk toward (docs/methods/verdict.md, "Serial dependence": why this spread)
+PRIOR_SD = 0.3
 #: the lags a benchmark's evidence keeps: a third of 60 runs (the lag window of short series)
 LAGS = 20
 
@@ -111,21 +114,39 @@ def tau_of(rho: Sequence[float], acf: Sequence[float], obs: Observation) -> floa
 
 
 def alone(obs: Observation | None) -> Widening:
-    """One benchmark's widening from its own two series, and the uncertainty of its tau.
+    """One benchmark's widening from its own two series: its autocorrelations shrunk toward no dependence by
+    their sampling error (:func:`toward_prior`), and the uncertainty left in its tau.
 
-    The autocorrelation of a few runs is itself uncertain (at 10 runs a side its standard error
-    is about 0.3): as far as the runs look dependent, that uncertainty lowers the degrees of
-    freedom (its relative variance, 4 Var(rho) / (1 - rho²)², weighed by 1 - 1/tau: nothing for
-    runs that look independent).
+    The autocorrelation of a few runs is itself uncertain (at 10 runs a side the bias-corrected
+    lag 1 has a standard error of about 0.37, against the prior's spread PRIOR_SD): 10 runs move
+    the estimate a fifth of the way from 0 toward what they show, 30 runs two thirds, 100 runs
+    nine tenths. What uncertainty is left (the posterior variance) lowers the degrees of freedom
+    as far as the runs look dependent (its relative variance, 4 Var(rho) / (1 - rho²)², weighed
+    by 1 - 1/tau: nothing for runs that look independent).
     """
     if obs is None:
         return NONE
-    tau = tau_of(obs.rho, obs.acf, obs)
-    n = obs.runs
-    rho = min(max((tau - 1.0) / (tau + 1.0), 0.0), 0.9)  # the AR(1) correlation with this tau
-    variance = (1.0 - rho * rho) / (sum(obs.n) * (1.0 - 4.0 / n) ** 2) if n > 4 else 1.0
-    precision = 4.0 * variance / (1.0 - rho * rho) ** 2 * (1.0 - 1.0 / tau)
+    effective = float(sum(obs.n)) * (1.0 - 4.0 / obs.runs) ** 2 if obs.runs > 4 else 1.0  # the bias correction scales the noise
+    rho, posterior = toward_prior(np.asarray(obs.rho), effective)
+    tau = tau_of(rho, obs.acf, obs)  # the lag window (from 20 runs on) reads the runs' own: what 20 runs can show
+    r = min(max((tau - 1.0) / (tau + 1.0), 0.0), 0.9)  # the AR(1) correlation with this tau
+    precision = 4.0 * posterior / (1.0 - r * r) ** 2 * (1.0 - 1.0 / tau)
     return Widening(per_side(tau, obs), precision)
+
+
+def toward_prior(acf: np.ndarray, runs: float) -> tuple[np.ndarray, float]:
+    """One benchmark's autocorrelations shrunk toward 0, and the posterior variance of the first.
+
+    The suite's empirical Bayes (:func:`shrink`) with a fixed prior where there is no suite:
+    rho_1 ~ N(0, PRIOR_SD²) (runs meant to be independent, dependence as strong as PRIOR_SD
+    common), r_1 ~ N(rho_1, 1/runs) (Bartlett); the posterior mean moves toward the estimate by
+    A / (A + v), the posterior variance is A v / (A + v). Every lag is shrunk by lag 1's factor:
+    the strength of the dependence is what is uncertain, its shape (an oscillation: a periodic
+    disturbance, which costs nothing) is kept.
+    """
+    prior, v = PRIOR_SD * PRIOR_SD, 1.0 / runs
+    keep = prior / (prior + v)
+    return keep * acf, keep * v
 
 
 def pooled(observations: Sequence[Observation | None]) -> list[Widening]:
