@@ -40,6 +40,23 @@ def _group(pgid: int) -> list[int]:
     return found
 
 
+def _catches(pid: int, signum: int) -> bool:
+    """Does process ``pid`` handle ``signum`` (Python installs its SIGINT handler at start-up)?"""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    caught = next(int(line.split()[1], 16) for line in status.splitlines() if line.startswith("SigCgt:"))
+    return bool(caught >> (signum - 1) & 1)
+
+
+def _as_in_a_terminal() -> None:
+    """The child gets SIGINT's default disposition, as a foreground command in a terminal has: a suite
+    run in the background of a non-interactive shell (``pytest &``) inherits SIGINT ignored, and
+    Python then keeps ignoring it (no KeyboardInterrupt: the run would finish, exit 0)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _wait(condition, seconds: float) -> bool:
     end = time.monotonic() + seconds
     while time.monotonic() < end:
@@ -66,11 +83,14 @@ def suite_file(tmp_path: Path) -> Path:
 def test_a_signal_stops_every_worker(suite_file: Path, signum: int) -> None:
     proc = subprocess.Popen([sys.executable, "-m", "perfrigor", "run", "--pipeline", "default", str(suite_file),
                              "--jobs", "2", "--format", "json"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            start_new_session=True, text=True)
+                            start_new_session=True, text=True, preexec_fn=_as_in_a_terminal)
     try:
         workers = min(2, cpu_count())
-        up = _wait(lambda: len(_group(proc.pid)) > workers or proc.poll() is not None, 120)
-        assert up and proc.poll() is None, f"the run ended before its workers were seen: {proc.stderr.read()}"
+        up = _wait(lambda: (len(_group(proc.pid)) > workers and _catches(proc.pid, signum))
+                   or proc.poll() is not None, 120)
+        if proc.poll() is not None:
+            pytest.fail(f"the run ended (exit {proc.returncode}) before its workers were seen: {proc.stderr.read()}")
+        assert up, f"no {workers} workers with the signal handled within 120 s: {_group(proc.pid)}"
         proc.send_signal(signum)
         code = proc.wait(timeout=30)
         assert _wait(lambda: not _group(proc.pid), 10), f"left behind: {_group(proc.pid)}"

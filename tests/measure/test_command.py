@@ -137,13 +137,21 @@ def test_ignore_failure_keeps_measuring(capsys, tmp_path):
 def test_ctrl_c_leaves_a_readable_file_and_a_report(tmp_path):
     out = tmp_path / "runs.csv"
     slow = f'{PY} -c "import time; time.sleep(0.05)"'
+    # SIGINT at its default, as for a command in a terminal: a suite run in the background of a
+    # non-interactive shell (pytest &) would hand it down ignored, and Python keeps it ignored
     proc = subprocess.Popen([PY, "-m", "perfrigor", "measure", slow, QUICK, "--runs", "500", "-o", str(out)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:  # wait for a few rounds on disk
-        if out.exists() and out.read_text().count("\n") > 20:
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.monotonic() + 120
+    rows = 0
+    while time.monotonic() < deadline and proc.poll() is None:  # wait for a few rounds on disk
+        rows = sum(1 for line in out.read_text().splitlines() if not line.startswith("#")) - 1 if out.exists() else 0
+        if rows >= 7:
             break
         time.sleep(0.05)
+    if proc.poll() is not None:
+        pytest.fail(f"the measurement ended (exit {proc.returncode}) before it was interrupted: {proc.stderr.read()}")
+    assert rows >= 7, f"only {rows} run(s) on disk after 120 s: nothing to interrupt yet"
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, stderr
