@@ -181,7 +181,10 @@ def test_acceptance_two_real_commands_ten_percent_apart(capsys, tmp_path):
     fixed = json.loads(again)["verdicts"]["runs"]
     cited = v["details"]["fixed_verdict"]
     assert code == 0 and (fixed["outcome"], fixed["speedup"]) == (cited["outcome"], cited["speedup"])
-    if "dependence" not in fixed["details"].get("flags", []):
+    # a loaded machine's runs drift or depend on each other: the fixed-n verdict then widens its
+    # interval (details' widening) or flags it, and may say unclear; on clean runs it must say faster
+    disturbed = fixed["details"].get("flags") or fixed["details"].get("widening", {}).get("tau", 1) > 1
+    if not disturbed:
         assert fixed["outcome"] == "faster", (fixed, v)
     assert fixed["outcome"] in ("faster", "unclear"), (fixed, v)
 
