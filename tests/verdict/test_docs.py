@@ -32,7 +32,9 @@ def _rate(cell: str) -> tuple[float, float]:
 #: rows measured outside issue 22's bounds, each said in docs/methods/verdict.md ("Where it falls short"): the test
 #: holds every other row to the bounds and these to what was measured, so a regression still fails
 SHORTFALLS = {("ar1", "10"): "A/A alone 14.0%", ("ar1", "30"): "A/A in a suite 7.7%",
-              ("undeclared-hierarchy", "30"): "coverage 85%", ("tiny-ticks", "5"): "coverage 87%",
+              ("undeclared-hierarchy", "30"): "coverage 85%",
+              ("undeclared-hierarchy", "100"): "coverage 89%, A/A alone 7.3% (steady parts compared)",
+              ("tiny-ticks", "5"): "coverage 87%",
               ("periodic", "10"): "power 0% against Mann-Whitney's 20%"}
 
 
