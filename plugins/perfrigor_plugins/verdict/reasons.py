@@ -34,7 +34,13 @@ def pct(speedup: float) -> str:
 
 
 def _num(x: float) -> str:
-    return f"{x:.4g}" if x < 10 else f"{x:.3g}"
+    """4 significant digits (3 from 10x), more for a factor that would read as a bare "1" but is not 1."""
+    if x >= 10:
+        return f"{x:.3g}"
+    digits = 4
+    while f"{x:.{digits}g}" == "1" and x != 1.0 and digits < 10:
+        digits += 1
+    return f"{x:.{digits}g}"
 
 
 def between(low: float, high: float) -> str:
@@ -115,7 +121,22 @@ def disagreement_sentences(records: list[dict], outcome: str) -> list[str]:
     return out
 
 
+#: the sentences of _why spoken of several steps at once ("fieller, bootstrap-ratio say no change: ...")
+PLURAL = {"it treats": "they treat", "its mean includes": "their means include", "it mixes": "they mix",
+          "it assumes": "they assume", "it answers for the mean": "they answer for the mean",
+          "it answers another question": "they answer another question"}
+
+
 def _why(path: Path, outcome: str, components: list[str], sample: pr.Sample, n: int, threshold: float) -> str:
+    why = _why_one(path, outcome, components, sample, n, threshold)
+    if len(components) > 1:
+        for one, many in PLURAL.items():
+            if why.startswith(one):
+                return many + why[len(one):]
+    return why
+
+
+def _why_one(path: Path, outcome: str, components: list[str], sample: pr.Sample, n: int, threshold: float) -> str:
     mean_based = all(c in MEAN_BASED for c in components)
     if "hierarchical" in path.flags and not mean_based:
         return (f"it treats all {n} runs as independent, but they come in {sample.levels[0]}s "
