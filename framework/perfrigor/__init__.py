@@ -19,6 +19,7 @@ from .component import (
     Estimator,
     Previous,
     Test,
+    as_positive_pair,
     as_sample,
     as_sample_mapping,
 )
@@ -99,7 +100,7 @@ INTERNAL = ("get_registry", "to_jsonable")
 __all__ = [
     "OUTCOMES", "BenchmarkInfo", "BenchmarkJob", "Command", "CommandContext", "PairKey", "ParamInfo", "Workspace", "current_workspace", "Comparator", "Comparison", "Component", "ConfigError", "DataError", "ExecutionError", "Estimate",
     "Estimator", "PerfrigorError", "Pipeline", "Previous", "Report", "Result", "Sample", "Suite", "SuiteSummary",
-    "SuiteVerdict", "Test", "TestResult", "Verdict", "__version__", "as_sample", "as_sample_mapping", "check_random_state",
+    "SuiteVerdict", "Test", "TestResult", "Verdict", "__version__", "as_positive_pair", "as_sample", "as_sample_mapping", "check_random_state",
     "choice_param", "components", "conclusion", "confidence_param", "display", "drawing", "float_param", "get",
     "github", "hierarchy", "progress", "hookimpl", "int_param", "pair_key", "pipeline", "random_state_param",
     "read", "Reader", "Renderer", "resampling", "stats", "units", "ReaderOption", "parse_number",

@@ -358,6 +358,18 @@ def as_sample(obj: Any, what: str = "sample", **kwargs: Any) -> Sample:
     return Sample.coerce(obj, what=what, **kwargs)
 
 
+def as_positive_pair(baseline: Any, candidate: Any) -> tuple[Sample, Sample]:
+    """Baseline and candidate as Samples for a ratio: positive, the same direction, the candidate in the
+    baseline's unit (converted exactly: ns and s are one quantity). A DataError names the side."""
+    old, new = as_sample(baseline, what="baseline"), as_sample(candidate, what="candidate")
+    old.require_positive(f"baseline {old.label}")
+    new.require_positive(f"candidate {new.label}")
+    if old.lower_is_better != new.lower_is_better:
+        raise DataError(f"baseline {old.label} and candidate {new.label} disagree on the direction of the "
+                        "metric (lower_is_better)")
+    return old, (new if new.unit == old.unit else new.to_unit(old.unit))
+
+
 def as_sample_mapping(obj: Any, what: str) -> dict[str, Sample]:
     """``{benchmark: Sample}`` from a mapping of samples or array-likes (suite comparators)."""
     if not isinstance(obj, Mapping):

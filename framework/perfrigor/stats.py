@@ -190,6 +190,16 @@ def _flat(values: Any, what: str) -> np.ndarray:
     return as_array(values, what).reshape(-1)
 
 
+def _sorted_pair(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Both samples flat and sorted: what the rank statistics and their order statistics start from."""
+    return np.sort(_flat(x, "x")), np.sort(_flat(y, "y"))
+
+
+def _check_confidence(confidence: float) -> None:
+    if not 0.0 < confidence < 1.0:
+        raise ConfigError(f"confidence must lie strictly between 0 and 1, got {confidence!r}")
+
+
 def _tie_term(ranks: np.ndarray) -> float:
     _, counts = np.unique(ranks, return_counts=True)
     return float(np.sum(counts.astype(float) ** 3 - counts))
@@ -643,7 +653,7 @@ def pairwise_order_statistics(x: Any, y: Any, ks: Sequence[int]) -> list[float]:
     O((m + n) log(m + n)) time and O(m + n) memory, also for 10^6 values a side, where the
     m*n differences would not fit in memory (the Hodges-Lehmann shift and its interval).
     """
-    xs, ys = np.sort(_flat(x, "x")), np.sort(_flat(y, "y"))
+    xs, ys = _sorted_pair(x, y)
     total = xs.size * ys.size
     for k in ks:
         if isinstance(k, bool) or not float(k).is_integer() or not 1 <= k <= total:
@@ -696,9 +706,8 @@ def hodges_lehmann(x: Any, y: Any, confidence: float = 0.95, inflation: tuple[fl
     Hand-written: scipy's ``mannwhitneyu`` has neither the interval nor the inflation.
     """
     from scipy import special
-    if not 0.0 < confidence < 1.0:
-        raise ConfigError(f"confidence must lie strictly between 0 and 1, got {confidence!r}")
-    xs, ys = np.sort(_flat(x, "x")), np.sort(_flat(y, "y"))
+    _check_confidence(confidence)
+    xs, ys = _sorted_pair(x, y)
     m, n = xs.size, ys.size
     if m < 1 or n < 1:
         raise DataError("hodges_lehmann: both samples need at least one value")
@@ -819,8 +828,7 @@ def yuen_shift(x: Any, y: Any, confidence: float = 0.95, inflation: tuple[float,
     Hand-written: scipy's ``ttest_ind(trim=)`` gives no interval, no inflation, no rounding.
     """
     from scipy import special
-    if not 0.0 < confidence < 1.0:
-        raise ConfigError(f"confidence must lie strictly between 0 and 1, got {confidence!r}")
+    _check_confidence(confidence)
     if not 0.0 <= trim < 0.5:
         raise ConfigError(f"trim must lie in [0, 0.5), got {trim!r}")
     xs, ys = _flat(x, "x"), _flat(y, "y")
@@ -915,9 +923,8 @@ def studentized_rank_shift(x: Any, y: Any, confidence: float = 0.95, inflation: 
     counting). Hand-written: scipy.stats.brunnermunzel tests no shift and gives no interval.
     """
     from scipy import special
-    if not 0.0 < confidence < 1.0:
-        raise ConfigError(f"confidence must lie strictly between 0 and 1, got {confidence!r}")
-    xs, ys = np.sort(_flat(x, "x")), np.sort(_flat(y, "y"))
+    _check_confidence(confidence)
+    xs, ys = _sorted_pair(x, y)
     m, n = xs.size, ys.size
     if m < 2 or n < 2:
         raise DataError("studentized_rank_shift: both samples need at least 2 values")

@@ -7,8 +7,8 @@ import perfrigor as pr
 import pytest
 import scipy.stats as sps
 from perfrigor.simulate import ar1
+from perfrigor.stats import autocorrelation
 from perfrigor_plugins.independence.serial import (
-    autocorrelation,
     lag1_pvalue,
     level_step,
     mann_kendall,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..display import column, quantity
@@ -114,3 +114,8 @@ def unit_columns(values: list[list[float | None]], units: list[str]) -> tuple[li
             return rows, scale.label
         return rows, ""
     return [[quantity(v, unit) for v in row] for row, unit in zip(values, units, strict=True)], ""
+
+
+def listed(names: Sequence[str], limit: int = 6) -> str:
+    """The first ``limit`` names, then "and N more": a list read in one line."""
+    return ", ".join(names[:limit]) + (f" and {len(names) - limit} more" if len(names) > limit else "")

@@ -14,7 +14,7 @@ import numpy as np
 from ..keys import PairKey
 from ..results import Comparison, Estimate, Result, SuiteSummary, TestResult
 from ._blocks import Block, Cell, Column, Heading, Item, Items, Para, Table, plain_table
-from ._format import fmt, key_numbers, row_cells, unit_columns
+from ._format import fmt, key_numbers, listed, row_cells, unit_columns
 from ._outcome import NO_CHANGE, SPLIT, estimate_kind, is_one_sided, outcome
 
 
@@ -43,9 +43,7 @@ def method_summary(report, title: str = "Summary") -> list[Block]:
                 counts.setdefault(outcome(res, kind, sided) or "unclear", []).append(b)
             parts = [f"{len(counts[o])} {o}" for o in ("faster", "slower", "no change", "not faster", "unclear")
                      if o in counts]
-            slower = counts.get("slower", [])
-            more = f" and {len(slower) - 6} more" if len(slower) > 6 else ""
-            slow = f" (slower: {', '.join(slower[:6])}{more})" if slower else ""
+            slow = f" (slower: {listed(counts['slower'])})" if "slower" in counts else ""
             lines.append(f"{step.id}: {len(found)} benchmarks: {', '.join(parts)}{slow}")
         suite_res = report.suite_results.get(step.id)
         if isinstance(suite_res, Comparison):

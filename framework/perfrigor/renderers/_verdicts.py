@@ -15,7 +15,7 @@ from typing import Any
 from ..display import change, percent
 from ..results import OUTCOMES, SuiteVerdict, Verdict
 from ._blocks import Block, Cell, Column, Heading, Item, Items, Para, Table
-from ._format import fmt, unit_columns
+from ._format import fmt, listed, unit_columns
 
 
 def direction(report, bench: str) -> tuple[bool, str]:
@@ -118,7 +118,7 @@ def short_why(reason: str, limit: int = 90) -> str:
 def _legend(report, statistics: Mapping[str, list[str]]) -> str:
     """What the columns hold: which systems, which central value, how change reads."""
     common = max(statistics, key=lambda s: len(statistics[s]))
-    others = "; ".join(f"the {s} for {_names(bs)}" for s, bs in statistics.items() if s != common)
+    others = "; ".join(f"the {s} for {listed(bs)}" for s, bs in statistics.items() if s != common)
     lowers = {direction(report, b)[0] for b in report.benchmarks}
     if lowers == {True}:
         how = "change: of the time (negative = faster)"
@@ -141,10 +141,6 @@ def _adjusted(report) -> str:
     what = "false coverage rate" if control["method"] == "benjamini-hochberg" else "family-wise"
     return (f"; intervals adjusted for the {control['benchmarks']} benchmarks ({what}: each at "
             f"{control['interval_level']:.2%}), so that each excludes no change exactly where a change is claimed")
-
-
-def _names(names: list[str], limit: int = 6) -> str:
-    return ", ".join(names[:limit]) + (f" and {len(names) - limit} more" if len(names) > limit else "")
 
 
 def suite_line(report) -> list[Block]:
@@ -185,13 +181,13 @@ def only_in(report) -> list[Block]:
         out.append(Items([Item(f"{system}: {why}") for system, why in left.items()]))
     found = {s: list(b) for s, b in (report.only_in or {}).items() if b}
     if found:
-        parts = "; ".join(f"only in {system}: {_names(benches, 20)}" for system, benches in found.items())
+        parts = "; ".join(f"only in {system}: {listed(benches, 20)}" for system, benches in found.items())
         out.append(Para(f"Not compared (measured by one system only): {parts}."))
     why_not: dict[str, list[str]] = {}
     for bench, why in (getattr(report, "excluded", None) or {}).items():
         why_not.setdefault(why, []).append(bench)
     for why, benches in why_not.items():
-        out.append(Para(f"Not compared ({why}): {_names(benches, 20)}."))
+        out.append(Para(f"Not compared ({why}): {listed(benches, 20)}."))
     return out
 
 

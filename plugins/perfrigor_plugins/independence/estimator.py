@@ -27,7 +27,6 @@ import perfrigor as pr
 from .serial import (
     MIN_RUNS,
     acf_lags,
-    autocorrelation,
     lag1_pvalue,
     leading_outliers,
     level_step,
@@ -160,11 +159,11 @@ def check_series(z: np.ndarray, level: str, confidence: float, relevance: float 
         # the safe side); the flag "dependent" asks for dependence beyond the line and the steps, so that a
         # drift or a step is reported as what it is
         fitted, rest = residuals(ranks, [], line=False)
-        acf = np.zeros(lags) if f else autocorrelation(rest, lags)
+        acf = np.zeros(lags) if f else pr.stats.autocorrelation(rest, lags)
         stored = tuple(float(r) for r in acf[:min(lags, STORED_LAGS)])
         tau = 1.0 if f else long_run(acf, n, fitted)
         beyond, rest = residuals(ranks, cuts, line=True)
-        around = np.zeros(lags) if f else autocorrelation(rest, lags)
+        around = np.zeros(lags) if f else pr.stats.autocorrelation(rest, lags)
         r1 = float(around[0])
         p1 = 1.0 if f else lag1_pvalue(r1, n, beyond)
         tau_beyond = 1.0 if f else long_run(around, n, beyond)

@@ -16,14 +16,6 @@ import perfrigor as pr
 MIN_RUNS = 10
 
 
-def autocorrelation(z: np.ndarray, max_lag: int) -> np.ndarray:
-    """Sample autocorrelations r_1..r_max_lag along the last axis (the usual biased estimator).
-
-    Lag by lag for short series; by FFT for long ones (O(n log n) whatever the lags: 10^6 runs).
-    """
-    return pr.stats.autocorrelation(z, max_lag)
-
-
 def acf_lags(n: int) -> int:
     """Lags a check computes for a series of ``n`` runs: a third of a short series (its long-run window), at
     most 200 (a window found by Politis' rule is rarely longer; dependence beyond is an undeclared hierarchy,

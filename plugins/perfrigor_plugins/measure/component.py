@@ -47,15 +47,7 @@ class Pairs:
 
     @classmethod
     def of(cls, baseline: Any, candidate: Any) -> Pairs:
-        old = pr.as_sample(baseline, what="baseline")
-        new = pr.as_sample(candidate, what="candidate")
-        old.require_positive(f"baseline {old.label}")
-        new.require_positive(f"candidate {new.label}")
-        if old.lower_is_better != new.lower_is_better:
-            raise pr.DataError(f"baseline {old.label} and candidate {new.label} disagree on the direction of "
-                               "the metric (lower_is_better)")
-        if old.unit != new.unit:
-            new = new.to_unit(old.unit)
+        old, new = pr.as_positive_pair(baseline, candidate)
         a, b = old.top_means(), new.top_means()  # one value per run (invocation): its iterations' mean
         n = min(a.size, b.size)
         log_a, log_b = np.log(a[:n]), np.log(b[:n])

@@ -38,15 +38,7 @@ def _number_to_float(value: Any) -> Any:
 
 def prepare(baseline: Any, candidate: Any) -> tuple[pr.Sample, pr.Sample, list[str]]:
     """Both samples validated for a ratio of means (positive, same unit and direction)."""
-    old = pr.as_sample(baseline, what="baseline")
-    new = pr.as_sample(candidate, what="candidate")
-    old.require_positive(f"baseline {old.label}")
-    new.require_positive(f"candidate {new.label}")
-    if old.lower_is_better != new.lower_is_better:
-        raise pr.DataError(f"baseline {old.label} and candidate {new.label} disagree on the direction of the "
-                           "metric (lower_is_better)")
-    if old.unit != new.unit:  # the same quantity in two units (ns and s): the candidate's converted, exactly
-        new = new.to_unit(old.unit)
+    old, new = pr.as_positive_pair(baseline, candidate)
     warnings = []
     if old.levels != new.levels:
         warnings.append(f"the two samples have different levels ({', '.join(old.levels)} vs "
