@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+from pathlib import Path
 
 import attrs
 import perfrigor as pr
@@ -24,13 +25,17 @@ class DiesInWorker(pr.Estimator):
 
 @attrs.define(repr=False)
 class Sleeps(pr.Estimator):
-    """Takes ``seconds`` per benchmark."""
+    """Takes ``seconds`` per benchmark; then touches ``finished`` (a path) when given: a test can tell
+    whether anyone waited for it without timing the wait."""
 
     name = "sleeps"
     seconds: float = 5.0
+    finished: str = ""
 
     def estimate(self, sample):
         time.sleep(self.seconds)
+        if self.finished:
+            Path(self.finished).touch()
         return pr.Estimate(estimate=1.0)
 
 
