@@ -535,9 +535,23 @@ def modes(context: Context, found: Found) -> Path:
     if mine == theirs:
         return path
     from .reasons import said
-    return attrs.evolve(path, unclear=(f"the runs are serially dependent and multimodal, and the answers disagree: "
-                                       f"{said(path, c.settings)} within the {path.statistic}, but "
-                                       f"{said(overall, c.settings)} over all runs"))
+    # neither answer is trusted alone, so the interval is the hull of both (as for disagreeing levels): the mode's
+    # narrow one would claim a precision its dependent runs do not have (undeclared invocations read as modes)
+    overall_recipe = overall.recipe or {}
+    both = {**recipe, "parts": [{**recipe["parts"][0], "taus": list(taus), "precision": 0.0},
+                                *({**p, "taus": overall_recipe["taus"], "precision": overall_recipe["precision"]}
+                                  for p in overall_recipe.get("parts", ()))]}
+    mine_, theirs_ = path.answer, overall.answer
+    if None in (mine_.ci_low, theirs_.ci_low):
+        answer = attrs.evolve(mine_, ci_low=None, ci_high=None, significant=None)
+    else:
+        low, high = min(mine_.ci_low, theirs_.ci_low), max(mine_.ci_high, theirs_.ci_high)
+        answer = attrs.evolve(mine_, ci_low=low, ci_high=high, significant=_significant(low, high),
+                              pvalue=max((x for x in (mine_.pvalue, theirs_.pvalue) if x is not None), default=None))
+    return attrs.evolve(path, answer=answer, recipe=both if overall_recipe else None,
+                        unclear=(f"the runs are serially dependent and multimodal, and the answers disagree: "
+                                 f"{said(path, c.settings)} within the {path.statistic}, but "
+                                 f"{said(overall, c.settings)} over all runs"))
 
 
 def _loc(x: float | None, sample: pr.Sample) -> str:
