@@ -49,6 +49,7 @@ class Observation:
     acf: tuple[float, ...]
     fitted: int  # parameters fitted to the level before the autocorrelations (1: the mean)
     own_tau: tuple[float, float]  # the checks' own long-run factors (lag windows on long series)
+    blocks: float = 1.0  # the variance factor from the segments' means, where the level moves between several
 
     @property
     def runs(self) -> int:
@@ -56,11 +57,12 @@ class Observation:
 
     def to_dict(self) -> dict:
         return {"n": list(self.n), "rho": list(self.rho), "acf": list(self.acf), "fitted": self.fitted,
-                "own_tau": list(self.own_tau)}
+                "own_tau": list(self.own_tau), "blocks": self.blocks}
 
     @classmethod
     def from_dict(cls, d: dict) -> Observation:
-        return cls(tuple(d["n"]), tuple(d["rho"]), tuple(d["acf"]), int(d["fitted"]), tuple(d["own_tau"]))
+        return cls(tuple(d["n"]), tuple(d["rho"]), tuple(d["acf"]), int(d["fitted"]), tuple(d["own_tau"]),
+                   float(d.get("blocks", 1.0)))
 
 
 @attrs.frozen
@@ -81,12 +83,59 @@ NONE = Widening()
 
 def per_side(tau: float, obs: Observation) -> tuple[float, float]:
     """The factor each side's variance is multiplied by: tau, and the bias of the runs' own variance under
-    dependence (its mean absorbs tau/n of it: Bartlett), (n - 1)/(n - tau)."""
-    return tuple(tau * (n - 1.0) / max(n - tau, 1.0) if tau > 1.0 else 1.0 for n in obs.n)  # type: ignore[return-value]
+    dependence (its mean absorbs tau/n of it: Bartlett), (n - 1)/(n - tau); at least the segments' factor
+    (:func:`block_factor`: it estimates the variance of the mean itself, no bias to undo)."""
+    return tuple(max(tau * (n - 1.0) / max(n - tau, 1.0) if tau > 1.0 else 1.0, obs.blocks)  # type: ignore[return-value]
+                 for n in obs.n)
 
 
-def observe(checks: Sequence[pr.DependenceCheck | None]) -> Observation | None:
-    """The benchmark's evidence from its systems' checks (None: too few runs, or a check missing)."""
+#: the series the segments' factor is looked for in: long enough for 3 segments of SEGMENT_MIN runs, short enough
+#: that the lag window (Politis' bandwidth) sees blocks on its own
+BLOCK_RUNS = (20, 1000)
+#: the fewest runs a segment of the level holds (as Pettitt's step: 5 either side)
+SEGMENT_MIN = 5
+#: the penalty per change of the level, times log(runs), in units of the runs' noise variance: false segments in
+#: at most 2% of independent normal series of 20 to 300 runs (and a third of AR(1) 0.5 series of 30)
+SEGMENT_PENALTY = 3.0
+
+
+def block_factor(values: np.ndarray) -> tuple[float, int]:
+    """The variance factor of a series' mean from the means of its segments of constant level, and their count.
+
+    Where the level moves between several values (runs grouped in invocations that nobody
+    declared), the runs of one segment share its level: the segments are clusters, and the
+    variance of the series' mean is that of the clusters' means (batch means over the segments,
+    the cluster-robust sum k/(k - 1) sum_j (m_j / n)² (mean_j - mean)²), worth k - 1 degrees of
+    freedom. The segments are the change points of the level (``pr.changepoints``, optimal
+    partitioning of a Gaussian mean cost in units of the noise the runs' differences show, a
+    penalty of ``SEGMENT_PENALTY`` log n per change, at least ``SEGMENT_MIN`` runs a segment):
+    data-chosen segments differ more than the clusters would, so this errs on the wide side.
+    Returns (factor relative to the runs' variance / n, segments); (1, 1) with fewer than 3
+    segments (a single step is compared level by level; no step: the lag window's case).
+    """
+    cp = pr.changepoints
+    z = np.asarray(values, dtype=float)
+    n = z.size
+    diff = np.diff(z)
+    noise = 1.4826 * float(np.median(np.abs(diff - np.median(diff)))) / np.sqrt(2.0)
+    variance = float(z.var(ddof=1)) if n > 1 else 0.0
+    if not BLOCK_RUNS[0] <= n <= BLOCK_RUNS[1] or noise <= 0.0 or variance <= 0.0:
+        return 1.0, 1
+    changes = cp.optimal_partition(cp.MeanCost.of((z - z.mean()) / noise), SEGMENT_PENALTY * np.log(n),
+                                   min_size=SEGMENT_MIN)
+    k = len(changes) + 1
+    if k < 3:
+        return 1.0, k
+    edges = np.concatenate(([0], changes, [n])).astype(int)
+    sizes = np.diff(edges)
+    means = np.add.reduceat(z, edges[:-1]) / sizes
+    between = k / (k - 1.0) * float(np.sum((sizes / n) ** 2 * (means - z.mean()) ** 2))
+    return max(1.0, n * between / variance), k
+
+
+def observe(checks: Sequence[pr.DependenceCheck | None], samples: Sequence[pr.Sample] = ()) -> Observation | None:
+    """The benchmark's evidence from its systems' checks (None: too few runs, or a check missing); with the
+    ``samples`` the checks are of (flat, in run order), the segments' factor where the runs look dependent."""
     usable = [c for c in checks if c is not None and c.n >= MIN_RUNS and len(c.autocorrelation) >= 1]
     if len(usable) != len(checks) or not usable:
         return None
@@ -95,8 +144,15 @@ def observe(checks: Sequence[pr.DependenceCheck | None]) -> Observation | None:
     acf = np.average([c.autocorrelation[:lags] for c in usable], axis=0, weights=weights)
     rho = np.average([pr.stats.unbiased_autocorrelation(c.autocorrelation[:min(lags, 2)], c.n, c.fitted)
                       for c in usable], axis=0, weights=weights)
+    blocks = 1.0
+    if samples and max(c.tau for c in usable) >= LOOKS_DEPENDENT:  # both systems measured alike: the larger
+        blocks = max(block_factor(np.log(s.flat))[0] for s in samples)
     return Observation(tuple(int(c.n) for c in usable), tuple(float(r) for r in rho), tuple(float(r) for r in acf),
-                       max(int(c.fitted) for c in usable), tuple(float(c.tau) for c in usable))
+                       max(int(c.fitted) for c in usable), tuple(float(c.tau) for c in usable), blocks)
+
+
+#: the checks' own long-run factor from which the segments are looked for (the independence check's relevance)
+LOOKS_DEPENDENT = 1.5
 
 
 def tau_of(rho: Sequence[float], acf: Sequence[float], obs: Observation) -> float:

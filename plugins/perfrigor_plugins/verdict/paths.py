@@ -96,7 +96,7 @@ def choose(old: pr.Sample, new: pr.Sample, samples: Mapping[str, pr.Sample], bas
         old, new = steady[baseline], steady[candidate]
         ev = gather(steady, baseline, candidate, pr.Previous(), settings.confidence, need_modes=True,
                     need_ratio=settings.statistic == "mean")
-    obs = dependence.observe(ev.checks())
+    obs = dependence.observe(ev.checks(), (old, new))
     widening = dependence.alone(obs)
     flags, notes = diagnostics(ev, widening, offsets)
     if warm_notes:
