@@ -50,6 +50,7 @@ class Observation:
     fitted: int  # parameters fitted to the level before the autocorrelations (1: the mean)
     own_tau: tuple[float, float]  # the checks' own long-run factors (lag windows on long series)
     blocks: float = 1.0  # the variance factor from the segments' means, where the level moves between several
+    segments: float = 1.0  # the effective count of segments that factor is from (Kish: n² / sum of sizes²)
 
     @property
     def runs(self) -> int:
@@ -57,12 +58,13 @@ class Observation:
 
     def to_dict(self) -> dict:
         return {"n": list(self.n), "rho": list(self.rho), "acf": list(self.acf), "fitted": self.fitted,
-                "own_tau": list(self.own_tau), "blocks": self.blocks}
+                "own_tau": list(self.own_tau), "blocks": self.blocks,
+                "segments": self.segments}
 
     @classmethod
     def from_dict(cls, d: dict) -> Observation:
         return cls(tuple(d["n"]), tuple(d["rho"]), tuple(d["acf"]), int(d["fitted"]), tuple(d["own_tau"]),
-                   float(d.get("blocks", 1.0)))
+                   float(d.get("blocks", 1.0)), float(d.get("segments", 1)))
 
 
 @attrs.frozen
@@ -72,6 +74,7 @@ class Widening:
     taus: tuple[float, float] = (1.0, 1.0)
     precision: float = 0.0
     pooled: bool = False
+    df: float = 0.0  # the degrees of freedom a widened side keeps at least (k_eff - 1 where segments' means set it)
 
     @property
     def tau(self) -> float:
@@ -99,18 +102,20 @@ SEGMENT_MIN = 5
 SEGMENT_PENALTY = 3.0
 
 
-def block_factor(values: np.ndarray) -> tuple[float, int]:
+def block_factor(values: np.ndarray) -> tuple[float, float]:
     """The variance factor of a series' mean from the means of its segments of constant level, and their count.
 
     Where the level moves between several values (runs grouped in invocations that nobody
     declared), the runs of one segment share its level: the segments are clusters, and the
     variance of the series' mean is that of the clusters' means (batch means over the segments,
     the cluster-robust sum k/(k - 1) sum_j (m_j / n)² (mean_j - mean)²), worth k - 1 degrees of
-    freedom. The segments are the change points of the level (``pr.changepoints``, optimal
+    freedom for k equal segments; for unequal ones, k_eff - 1 with Kish's effective count
+    k_eff = n² / sum_j m_j² (a short segment, e.g. a spurious split of one invocation, adds
+    little). The segments are the change points of the level (``pr.changepoints``, optimal
     partitioning of a Gaussian mean cost in units of the noise the runs' differences show, a
     penalty of ``SEGMENT_PENALTY`` log n per change, at least ``SEGMENT_MIN`` runs a segment):
     data-chosen segments differ more than the clusters would, so this errs on the wide side.
-    Returns (factor relative to the runs' variance / n, segments); (1, 1) with fewer than 3
+    Returns (factor relative to the runs' variance / n, k_eff); (1, k) with fewer than 3
     segments (a single step is compared level by level; no step: the lag window's case).
     """
     cp = pr.changepoints
@@ -120,17 +125,17 @@ def block_factor(values: np.ndarray) -> tuple[float, int]:
     noise = 1.4826 * float(np.median(np.abs(diff - np.median(diff)))) / np.sqrt(2.0)
     variance = float(z.var(ddof=1)) if n > 1 else 0.0
     if not BLOCK_RUNS[0] <= n <= BLOCK_RUNS[1] or noise <= 0.0 or variance <= 0.0:
-        return 1.0, 1
+        return 1.0, 1.0
     changes = cp.optimal_partition(cp.MeanCost.of((z - z.mean()) / noise), SEGMENT_PENALTY * np.log(n),
                                    min_size=SEGMENT_MIN)
     k = len(changes) + 1
     if k < 3:
-        return 1.0, k
+        return 1.0, float(k)
     edges = np.concatenate(([0], changes, [n])).astype(int)
     sizes = np.diff(edges)
     means = np.add.reduceat(z, edges[:-1]) / sizes
     between = k / (k - 1.0) * float(np.sum((sizes / n) ** 2 * (means - z.mean()) ** 2))
-    return max(1.0, n * between / variance), k
+    return max(1.0, n * between / variance), n * n / float(np.sum(sizes.astype(float) ** 2))
 
 
 def observe(checks: Sequence[pr.DependenceCheck | None], samples: Sequence[pr.Sample] = ()) -> Observation | None:
@@ -144,11 +149,11 @@ def observe(checks: Sequence[pr.DependenceCheck | None], samples: Sequence[pr.Sa
     acf = np.average([c.autocorrelation[:lags] for c in usable], axis=0, weights=weights)
     rho = np.average([pr.stats.unbiased_autocorrelation(c.autocorrelation[:min(lags, 2)], c.n, c.fitted)
                       for c in usable], axis=0, weights=weights)
-    blocks = 1.0
+    blocks, segments = 1.0, 1
     if samples and max(c.tau for c in usable) >= LOOKS_DEPENDENT:  # both systems measured alike: the larger
-        blocks = max(block_factor(np.log(s.flat))[0] for s in samples)
+        blocks, segments = max(block_factor(np.log(s.flat)) for s in samples)
     return Observation(tuple(int(c.n) for c in usable), tuple(float(r) for r in rho), tuple(float(r) for r in acf),
-                       max(int(c.fitted) for c in usable), tuple(float(c.tau) for c in usable), blocks)
+                       max(int(c.fitted) for c in usable), tuple(float(c.tau) for c in usable), blocks, segments)
 
 
 #: the checks' own long-run factor from which the segments are looked for (the independence check's relevance)
@@ -187,7 +192,16 @@ def alone(obs: Observation | None) -> Widening:
     tau = tau_of(rho, obs.acf, obs)  # the lag window (from 20 runs on) reads the runs' own: what 20 runs can show
     r = min(max((tau - 1.0) / (tau + 1.0), 0.0), 0.9)  # the AR(1) correlation with this tau
     precision = 4.0 * posterior / (1.0 - r * r) ** 2 * (1.0 - 1.0 / tau)
-    return Widening(per_side(tau, obs), precision)
+    return _with_blocks(Widening(per_side(tau, obs), precision), tau, obs)
+
+
+def _with_blocks(widening: Widening, tau: float, obs: Observation) -> Widening:
+    """Where the segments' means set the widening (their factor exceeds the lags'), its degrees of freedom are at
+    least theirs, k_eff - 1 (the runs' worth n/tau - 1 alone can fall to 1: intervals many times too wide), and the
+    lags' uncertainty no longer counts."""
+    if obs.blocks <= max(per_side(tau, attrs.evolve(obs, blocks=1.0))):
+        return widening
+    return attrs.evolve(widening, precision=0.0, df=max(obs.segments - 1.0, 1.0))
 
 
 def toward_prior(acf: np.ndarray, runs: float) -> tuple[np.ndarray, float]:
@@ -219,7 +233,7 @@ def pooled(observations: Sequence[Observation | None]) -> list[Widening]:
     acf = shrink(np.array([o.acf[:lags] for o in obs]), runs)
     for j, i in enumerate(usable):
         tau = tau_of(rho[j], acf[j], obs[j])
-        out[i] = Widening(per_side(tau, obs[j]), pooled=True)
+        out[i] = _with_blocks(Widening(per_side(tau, obs[j]), pooled=True), tau, obs[j])
     return out
 
 
