@@ -105,42 +105,57 @@ SEGMENT_PENALTY = 3.0
 def block_factor(values: np.ndarray) -> tuple[float, float]:
     """The variance factor of a series' mean from the means of its segments of constant level, and their count.
 
+    ``values``: the runs' ranks in run order, as for the autocorrelations (an outlier, or runs that
+    switch between modes at random, make no level of their own).
+
     Where the level moves between several values (runs grouped in invocations that nobody
     declared), the runs of one segment share its level: the segments are clusters, and the
     variance of the series' mean is that of the clusters' means (batch means over the segments,
     the cluster-robust sum k/(k - 1) sum_j (m_j / n)² (mean_j - mean)²), worth k - 1 degrees of
     freedom for k equal segments; for unequal ones, k_eff - 1 with Kish's effective count
     k_eff = n² / sum_j m_j² (a short segment, e.g. a spurious split of one invocation, adds
-    little). The segments are the change points of the level (``pr.changepoints``, optimal
-    partitioning of a Gaussian mean cost in units of the noise the runs' differences show, a
-    penalty of ``SEGMENT_PENALTY`` log n per change, at least ``SEGMENT_MIN`` runs a segment):
+    little). The segments are the change points of the level (:func:`level_segments`):
     data-chosen segments differ more than the clusters would, so this errs on the wide side.
     Returns (factor relative to the runs' variance / n, k_eff); (1, k) with fewer than 3
     segments (a single step is compared level by level; no step: the lag window's case).
     """
-    cp = pr.changepoints
     z = np.asarray(values, dtype=float)
     n = z.size
-    diff = np.diff(z)
-    noise = 1.4826 * float(np.median(np.abs(diff - np.median(diff)))) / np.sqrt(2.0)
     variance = float(z.var(ddof=1)) if n > 1 else 0.0
-    if not BLOCK_RUNS[0] <= n <= BLOCK_RUNS[1] or noise <= 0.0 or variance <= 0.0:
-        return 1.0, 1.0
-    changes = cp.optimal_partition(cp.MeanCost.of((z - z.mean()) / noise), SEGMENT_PENALTY * np.log(n),
-                                   min_size=SEGMENT_MIN)
-    k = len(changes) + 1
-    if k < 3:
+    edges = level_segments(z)
+    k = edges.size - 1
+    if k < 3 or variance <= 0.0:
         return 1.0, float(k)
-    edges = np.concatenate(([0], changes, [n])).astype(int)
     sizes = np.diff(edges)
     means = np.add.reduceat(z, edges[:-1]) / sizes
     between = k / (k - 1.0) * float(np.sum((sizes / n) ** 2 * (means - z.mean()) ** 2))
     return max(1.0, n * between / variance), n * n / float(np.sum(sizes.astype(float) ** 2))
 
 
+def level_segments(values: np.ndarray) -> np.ndarray:
+    """The edges of a series' segments of constant level (0, the change points, n): optimal partitioning of a
+    Gaussian mean cost in units of the noise the runs' differences show (robust to the steps themselves), a
+    penalty of ``SEGMENT_PENALTY`` log n per change, at least ``SEGMENT_MIN`` runs a segment; one segment for a
+    series outside ``BLOCK_RUNS`` or without noise."""
+    cp = pr.changepoints
+    z = np.asarray(values, dtype=float)
+    n = z.size
+    whole = np.array([0, n])
+    if not BLOCK_RUNS[0] <= n <= BLOCK_RUNS[1]:
+        return whole
+    diff = np.diff(z)
+    noise = 1.4826 * float(np.median(np.abs(diff - np.median(diff)))) / np.sqrt(2.0)
+    if noise <= 0.0:
+        return whole
+    changes = cp.optimal_partition(cp.MeanCost.of((z - z.mean()) / noise), SEGMENT_PENALTY * np.log(n),
+                                   min_size=SEGMENT_MIN)
+    return np.concatenate(([0], changes, [n])).astype(int)
+
+
 def observe(checks: Sequence[pr.DependenceCheck | None], samples: Sequence[pr.Sample] = ()) -> Observation | None:
     """The benchmark's evidence from its systems' checks (None: too few runs, or a check missing); with the
-    ``samples`` the checks are of (flat, in run order), the segments' factor where the runs look dependent."""
+    ``samples`` the checks are of (flat, in run order), the segments' factor of their ranks where the runs look
+    dependent."""
     usable = [c for c in checks if c is not None and c.n >= MIN_RUNS and len(c.autocorrelation) >= 1]
     if len(usable) != len(checks) or not usable:
         return None
@@ -151,7 +166,8 @@ def observe(checks: Sequence[pr.DependenceCheck | None], samples: Sequence[pr.Sa
                       for c in usable], axis=0, weights=weights)
     blocks, segments = 1.0, 1
     if samples and max(c.tau for c in usable) >= LOOKS_DEPENDENT:  # both systems measured alike: the larger
-        blocks, segments = max(block_factor(np.log(s.flat)) for s in samples)
+        from scipy import stats  # scipy at run time only (start-up)
+        blocks, segments = max(block_factor(stats.rankdata(s.flat)) for s in samples)
     return Observation(tuple(int(c.n) for c in usable), tuple(float(r) for r in rho), tuple(float(r) for r in acf),
                        max(int(c.fitted) for c in usable), tuple(float(c.tau) for c in usable), blocks, segments)
 

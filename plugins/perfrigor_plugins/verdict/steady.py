@@ -28,6 +28,7 @@ import attrs
 import numpy as np
 import perfrigor as pr
 
+from .dependence import level_segments
 from .evidence import Found, find_or_run
 
 #: a system needs this many series that settle for its never-steady ones to be left out (else all are kept whole)
@@ -107,9 +108,31 @@ def flat_start(sample: pr.Sample, steady: Steady | None) -> int:
     if steady is None or sample.is_hierarchical or not steady.starts or len(sample) < FLAT_MIN:
         return 0
     start = steady.starts[0] or 0
-    if len(steady.check.series[0].levels) > 1:
+    if len(steady.check.series[0].levels) > 1 or (start and one_of_several_levels(sample.flat, start)):
         return 0
     return start if len(sample) - start >= 2 else 0
+
+
+def one_of_several_levels(values: np.ndarray, start: int) -> bool:
+    """Whether the runs before ``start`` are one level among several rather than a warm-up.
+
+    A warm-up is a level the runs leave and do not come back near; an invocation of a flattened
+    hierarchy is one of several levels. So the leading runs are kept when the steady runs move
+    between segments of their own (:func:`.dependence.level_segments`) and one of those lies on
+    the same side of the steady runs' mean at least half as far as the leading runs do (on the
+    runs' ranks, as the dependence: an outlier makes no level). A real warm-up leaves steady runs
+    of one level (nothing to come back to) and is cut.
+    """
+    from scipy import stats  # scipy at run time only (start-up)
+    ranks = stats.rankdata(values)
+    rest = ranks[start:]
+    edges = level_segments(rest)
+    if edges.size <= 2:
+        return False
+    centre = float(rest.mean())
+    lead = float(ranks[:start].mean()) - centre
+    means = np.add.reduceat(rest, edges[:-1]) / np.diff(edges) - centre
+    return bool(np.any(means * np.sign(lead) >= abs(lead) / 2.0))
 
 
 def _change(values: np.ndarray, start: int) -> float:
