@@ -7,6 +7,9 @@ disturbance, which averages out over the run, costs nothing), and for long serie
 what a lag window sees. A comparison's variance grows by tau on each side and its degrees of
 freedom shrink by it. tau is a continuous function of the autocorrelations: weak evidence
 widens a little, strong evidence a lot; no test switches it on or off.
+Where the runs' level moves between several segments (invocations nobody declared: blocks a
+lag window over a third of 30 runs cannot see), each side's variance is at least that of its
+segments' means (batch means, :func:`block_factor`), with their degrees of freedom.
 
 - **one benchmark** (``alone``): from its two series (the same harness measured both);
 - **a suite** (``pooled``, in ``revise``): a suite measured by one harness shares its
