@@ -80,6 +80,20 @@ def test_the_degrees_of_freedom_floor_applies_to_dependent_sides_only():
     assert ranks.df >= 3.0 > pr.stats.studentized_rank_shift(x, y, 0.95, inflation=(14.0, 14.0)).df
 
 
+def test_a_leading_level_the_runs_come_back_near_is_no_warm_up():
+    from perfrigor_plugins.verdict.steady import one_of_several_levels
+    rng = np.random.default_rng(8)
+    # a flattened hierarchy: the first invocation high, and a later one as high: one of several levels, kept
+    invocations = np.exp(blocks([0.03, 0.0, -0.02, 0.01, 0.03, -0.01, 0.0, 0.02, -0.03, 0.01], [10] * 10, 0.003, rng))
+    assert one_of_several_levels(invocations, 10)
+    # a warm-up: the first runs high, then one level: cut
+    warm = np.exp(blocks([0.08, 0.0], [10, 90], 0.003, rng))
+    assert not one_of_several_levels(warm, 10)
+    # a warm-up before runs that move, but never back near it: cut
+    moving = np.exp(blocks([0.10, 0.0, 0.02, -0.01, 0.01], [10, 25, 25, 20, 20], 0.003, rng))
+    assert not one_of_several_levels(moving, 10)
+
+
 # ------------------------------------------------------------------------------ the rows it fixed, by simulation
 
 
@@ -90,12 +104,12 @@ def _pipeline(dep: str) -> pr.Pipeline:
 
 @pytest.mark.slow
 def test_undeclared_invocations_and_ar1_at_thirty_runs_hold_the_level():
-    # docs/methods/verdict.md's rows before the segments' variance (300 replicates, seed 0): undeclared-hierarchy
-    # at 30 runs 7.3% A/A alone, coverage 85%; AR(1) 0.5 at 30 runs 7.7% in a suite. Same seeds here, 200 of them:
-    # the lag window alone gives 8.0%, 12.5% and 8.0% on these (the segments' factor switched off)
+    # docs/methods/verdict.md's rows before the segments' variance (300 replicates, seed 0): undeclared-hierarchy at
+    # 30 runs 7.3% A/A alone, coverage 85%; AR(1) 0.5 at 30 runs 7.7% A/A in a suite. On these seeds, 200
+    # replicates, the segments' factor switched off (LOOKS_DEPENDENT = inf) gives 5.5% and 94.5%, and 8.5%
     replicates, seed = 200, 20261126
     und = simulate.calibrate(_pipeline("benchmark"), "undeclared-hierarchy", 30, 1.0, replicates, seed)["verdict"]
-    assert und.alarm <= 0.06, und.counts
-    assert und.coverage >= 0.93, und.coverage
+    assert und.alarm <= 0.05, und.counts
+    assert und.coverage >= 0.95, und.coverage
     ar1 = simulate.calibrate(_pipeline("suite"), "ar1", 30, 1.0, replicates, seed, suites_of=20)["verdict"]
     assert ar1.alarm <= 0.06, ar1.counts

@@ -119,19 +119,19 @@ def one_of_several_levels(values: np.ndarray, start: int) -> bool:
     A warm-up is a level the runs leave and do not come back near; an invocation of a flattened
     hierarchy is one of several levels. So the leading runs are kept when the steady runs move
     between segments of their own (:func:`.dependence.level_segments`) and one of those lies on
-    the same side of the steady runs' mean at least half as far as the leading runs do (on the
-    runs' ranks, as the dependence: an outlier makes no level). A real warm-up leaves steady runs
-    of one level (nothing to come back to) and is cut.
+    the same side of the steady runs' median at least half as far as the leading runs' median (log
+    values; the segments are found on the runs' ranks, as for the dependence: an outlier makes no
+    level). A real warm-up leaves steady runs of one level (nothing to come back to) and is cut.
     """
     from scipy import stats  # scipy at run time only (start-up)
-    ranks = stats.rankdata(values)
-    rest = ranks[start:]
-    edges = level_segments(rest)
+    logs = np.log(np.asarray(values, dtype=float))
+    rest = logs[start:]
+    edges = level_segments(stats.rankdata(rest))
     if edges.size <= 2:
         return False
-    centre = float(rest.mean())
-    lead = float(ranks[:start].mean()) - centre
-    means = np.add.reduceat(rest, edges[:-1]) / np.diff(edges) - centre
+    centre = float(np.median(rest))
+    lead = float(np.median(logs[:start])) - centre
+    means = np.array([np.median(rest[a:b]) for a, b in zip(edges[:-1], edges[1:], strict=True)]) - centre
     return bool(np.any(means * np.sign(lead) >= abs(lead) / 2.0))
 
 
