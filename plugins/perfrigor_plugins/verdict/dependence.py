@@ -52,8 +52,10 @@ class Observation:
     acf: tuple[float, ...]
     fitted: int  # parameters fitted to the level before the autocorrelations (1: the mean)
     own_tau: tuple[float, float]  # the checks' own long-run factors (lag windows on long series)
-    blocks: float = 1.0  # the variance factor from the segments' means, where the level moves between several
-    segments: float = 1.0  # the effective count of segments that factor is from (Kish: n² / sum of sizes²)
+    #: per side, the variance factor from the segments' means where the level moves between several, and the
+    #: effective count of segments it is from (Kish: n² / sum of sizes²)
+    blocks: tuple[float, float] = (1.0, 1.0)
+    segments: tuple[float, float] = (1.0, 1.0)
 
     @property
     def runs(self) -> int:
@@ -61,13 +63,13 @@ class Observation:
 
     def to_dict(self) -> dict:
         return {"n": list(self.n), "rho": list(self.rho), "acf": list(self.acf), "fitted": self.fitted,
-                "own_tau": list(self.own_tau), "blocks": self.blocks,
-                "segments": self.segments}
+                "own_tau": list(self.own_tau), "blocks": list(self.blocks),
+                "segments": list(self.segments)}
 
     @classmethod
     def from_dict(cls, d: dict) -> Observation:
         return cls(tuple(d["n"]), tuple(d["rho"]), tuple(d["acf"]), int(d["fitted"]), tuple(d["own_tau"]),
-                   float(d.get("blocks", 1.0)), float(d.get("segments", 1)))
+                   tuple(d.get("blocks", (1.0, 1.0))), tuple(d.get("segments", (1.0, 1.0))))
 
 
 @attrs.frozen
@@ -91,8 +93,8 @@ def per_side(tau: float, obs: Observation) -> tuple[float, float]:
     """The factor each side's variance is multiplied by: tau, and the bias of the runs' own variance under
     dependence (its mean absorbs tau/n of it: Bartlett), (n - 1)/(n - tau); at least the segments' factor
     (:func:`block_factor`: it estimates the variance of the mean itself, no bias to undo)."""
-    return tuple(max(tau * (n - 1.0) / max(n - tau, 1.0) if tau > 1.0 else 1.0, obs.blocks)  # type: ignore[return-value]
-                 for n in obs.n)
+    return tuple(max(tau * (n - 1.0) / max(n - tau, 1.0) if tau > 1.0 else 1.0, b)  # type: ignore[return-value]
+                 for n, b in zip(obs.n, obs.blocks, strict=True))
 
 
 #: the series the segments' factor is looked for in: long enough for 3 segments of SEGMENT_MIN runs, short enough
@@ -167,10 +169,11 @@ def observe(checks: Sequence[pr.DependenceCheck | None], samples: Sequence[pr.Sa
     acf = np.average([c.autocorrelation[:lags] for c in usable], axis=0, weights=weights)
     rho = np.average([pr.stats.unbiased_autocorrelation(c.autocorrelation[:min(lags, 2)], c.n, c.fitted)
                       for c in usable], axis=0, weights=weights)
-    blocks, segments = 1.0, 1
-    if samples and max(c.tau for c in usable) >= LOOKS_DEPENDENT:  # both systems measured alike: the larger
+    blocks, segments = (1.0, 1.0), (1.0, 1.0)
+    if samples and max(c.tau for c in usable) >= LOOKS_DEPENDENT:  # each side its own segments (clusters)
         from scipy import stats  # scipy at run time only (start-up)
-        blocks, segments = max(block_factor(stats.rankdata(s.flat)) for s in samples)
+        found = [block_factor(stats.rankdata(s.flat)) for s in samples]
+        blocks, segments = (found[0][0], found[1][0]), (found[0][1], found[1][1])
     return Observation(tuple(int(c.n) for c in usable), tuple(float(r) for r in rho), tuple(float(r) for r in acf),
                        max(int(c.fitted) for c in usable), tuple(float(c.tau) for c in usable), blocks, segments)
 
@@ -218,9 +221,11 @@ def _with_blocks(widening: Widening, tau: float, obs: Observation) -> Widening:
     """Where the segments' means set the widening (their factor exceeds the lags'), its degrees of freedom are at
     least theirs, k_eff - 1 (the runs' worth n/tau - 1 alone can fall to 1: intervals many times too wide), and the
     lags' uncertainty no longer counts."""
-    if obs.blocks <= max(per_side(tau, attrs.evolve(obs, blocks=1.0))):
+    lags = per_side(tau, attrs.evolve(obs, blocks=(1.0, 1.0)))
+    bound = [k for b, k, t in zip(obs.blocks, obs.segments, lags, strict=True) if b > t]
+    if not bound:
         return widening
-    return attrs.evolve(widening, precision=0.0, df=max(obs.segments - 1.0, 1.0))
+    return attrs.evolve(widening, precision=0.0, df=max(min(bound) - 1.0, 1.0))
 
 
 def toward_prior(acf: np.ndarray, runs: float) -> tuple[np.ndarray, float]:
