@@ -129,7 +129,6 @@ def check_series(z: np.ndarray, level: str, confidence: float, relevance: float 
     left out), so that a step names the run where it happens; ``steps``: look for a step of
     the level (one series at a time: off for the many units of a hierarchical sample).
     """
-    from scipy import stats as sps
     z = np.atleast_2d(np.asarray(z, dtype=float))
     n = int(z.shape[-1])
     if n < MIN_RUNS:
@@ -152,7 +151,7 @@ def check_series(z: np.ndarray, level: str, confidence: float, relevance: float 
                     found = ()
         relevant_drift = bool(not f and not found and pk < alpha and abs(d) >= relevance)  # a step is no drift
         cuts = [s.run - offset for s in found]
-        ranks = sps.rankdata(row)
+        ranks = pr.stats.rank_average(row)
         lags = acf_lags(n)
         # the evidence (what an interval of all the runs must allow for) is measured around the mean: a drift
         # or a step counts as dependence there (one series cannot tell them from slow dependence: it errs on

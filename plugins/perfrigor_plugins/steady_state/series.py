@@ -82,7 +82,7 @@ def _differs(a: tuple[float, float, int], b: tuple[float, float, int], relevance
 def steady_interval(values: np.ndarray, confidence: float) -> tuple[float, float, float]:
     """Mean of the steady values with a batch-means t interval (about sqrt(n) batches of about
     sqrt(n) consecutive values), which holds under the serial dependence iterations have."""
-    from scipy import stats
+    from scipy import special  # stdtrit is scipy.stats.t.ppf, without importing scipy.stats (start-up)
 
     m = values.size
     mean = float(values.mean())
@@ -93,14 +93,14 @@ def steady_interval(values: np.ndarray, confidence: float) -> tuple[float, float
     k = batches.size
     if k < 2 or float(np.ptp(batches)) == 0.0:
         return mean, mean, mean
-    half = float(stats.t.ppf(0.5 + confidence / 2, k - 1) * batches.std(ddof=1) / math.sqrt(k))
+    half = float(special.stdtrit(k - 1, 0.5 + confidence / 2) * batches.std(ddof=1) / math.sqrt(k))
     return mean, mean - half, mean + half
 
 
 def analyse(x: Any, *, penalty_factor: float, relevance: float, tail: float, confidence: float,
             min_size: int | None, lower_is_better: bool, outliers: bool = True) -> dict[str, Any]:
     """Everything the ``steady-state`` result says about one series, as plain values."""
-    from scipy import stats
+    from scipy import special  # ndtri is scipy.stats.norm.ppf, without importing scipy.stats (start-up)
 
     x = np.asarray(x, dtype=float)
     n = int(x.size)
@@ -121,7 +121,7 @@ def analyse(x: Any, *, penalty_factor: float, relevance: float, tail: float, con
     ends = np.concatenate((kept[bounds[1:-1]], [n]))
     stat = [(p.mean, p.sd * p.sd, p.n) for p in parts]
     segs = tuple(cp.Segment(int(s), int(e), p.mean, p.sd) for s, e, p in zip(starts, ends, parts, strict=True))
-    z = float(stats.norm.ppf(0.5 + confidence / 2))
+    z = float(special.ndtri(0.5 + confidence / 2))
     window = n - max(size, int(math.ceil(tail * n)))
     last = len(segs) - 1
     in_tail = [j for j in range(len(segs)) if segs[j].end > window]
