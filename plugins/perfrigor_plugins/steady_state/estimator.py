@@ -210,7 +210,8 @@ def _state(s: pr.Sample, shape: tuple[int, ...], row: int, found: Mapping[str, A
 
 def _level(steady: list[SeriesState], confidence: float) -> tuple[float | None, float | None, float | None]:
     """The steady level over the steady series: one series' own interval, or a t interval over series."""
-    from scipy import special  # stdtrit is scipy.stats.t.ppf, without importing scipy.stats (start-up)
+    # stdtrit is scipy.stats.t.ppf, without importing scipy.stats (start-up)
+    from scipy import special
 
     if not steady:
         return None, None, None

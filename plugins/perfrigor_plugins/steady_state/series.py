@@ -82,7 +82,8 @@ def _differs(a: tuple[float, float, int], b: tuple[float, float, int], relevance
 def steady_interval(values: np.ndarray, confidence: float) -> tuple[float, float, float]:
     """Mean of the steady values with a batch-means t interval (about sqrt(n) batches of about
     sqrt(n) consecutive values), which holds under the serial dependence iterations have."""
-    from scipy import special  # stdtrit is scipy.stats.t.ppf, without importing scipy.stats (start-up)
+    # stdtrit is scipy.stats.t.ppf, without importing scipy.stats (start-up)
+    from scipy import special
 
     m = values.size
     mean = float(values.mean())
@@ -100,7 +101,8 @@ def steady_interval(values: np.ndarray, confidence: float) -> tuple[float, float
 def analyse(x: Any, *, penalty_factor: float, relevance: float, tail: float, confidence: float,
             min_size: int | None, lower_is_better: bool, outliers: bool = True) -> dict[str, Any]:
     """Everything the ``steady-state`` result says about one series, as plain values."""
-    from scipy import special  # ndtri is scipy.stats.norm.ppf, without importing scipy.stats (start-up)
+    # ndtri is scipy.stats.norm.ppf, without importing scipy.stats (start-up)
+    from scipy import special
 
     x = np.asarray(x, dtype=float)
     n = int(x.size)
