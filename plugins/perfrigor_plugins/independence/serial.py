@@ -54,7 +54,7 @@ def detrended(z: np.ndarray) -> np.ndarray:
     return z - z.mean(axis=-1, keepdims=True) - slope * t
 
 
-def level_step(z: np.ndarray, min_segment: int = 5) -> tuple[int, float, float]:
+def level_step(z: np.ndarray, min_segment: int = 5, ranks: np.ndarray | None = None) -> tuple[int, float, float]:
     """The most likely single step of the level of one series: (first run of the new level, relative change,
     p-value), by Pettitt's (1979) rank test.
 
@@ -62,13 +62,14 @@ def level_step(z: np.ndarray, min_segment: int = 5) -> tuple[int, float, float]:
     statistic for every split at once, O(n log n)); the split is where |U_t| is largest, with at
     least ``min_segment`` runs on either side, and the p-value Pettitt's approximation
     2 exp(-6 K² / (n³ + n²)) (conservative where it matters, below 0.5). The change is the ratio of
-    the medians after and before, minus 1. (0, 0.0, 1.0) when the series is too short.
+    the medians after and before, minus 1. (0, 0.0, 1.0) when the series is too short. ``ranks``: the
+    series' average ranks when the caller has them (``pr.stats.rank_average``).
     """
     z = np.asarray(z, dtype=float).reshape(-1)
     n = z.size
     if n < 2 * min_segment:
         return 0, 0.0, 1.0
-    ranks = pr.stats.rank_average(z)
+    ranks = pr.stats.rank_average(z) if ranks is None else ranks
     t = np.arange(1, n + 1)
     u = np.abs(2.0 * np.cumsum(ranks) - t * (n + 1.0))[min_segment - 1:n - min_segment]
     at = int(np.argmax(u)) + min_segment  # the first run after the split
