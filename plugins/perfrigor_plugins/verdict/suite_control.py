@@ -183,6 +183,17 @@ def bartlett_factor(tau: float, acf: Sequence[float], n: int) -> float:
     return min(kappa, tau)
 
 
+def _spread_note(n: Mapping[str, int], df_taus: Sequence[float] | None) -> str:
+    """The end of the widening's sentence over a suite: how many runs' worth each side's spread counts
+    (:func:`bartlett_factor`), when that is more than the blocks count would give."""
+    if not df_taus or len(n) != len(df_taus) or max(df_taus) <= 1.0:
+        return ""
+    sides = list(dict.fromkeys(f"{c / k:.0f} of {c}" for c, k in zip(n.values(), df_taus, strict=True)))
+    worth = " and ".join(sides) + (" runs each" if len(sides) < len(n) else " runs")
+    return (f"; their spread is known as from {worth} (Bartlett's degrees of freedom: the dependence pooled over "
+            "the suite)")
+
+
 def _rebuilt(step: VerdictStep, v: pr.Verdict, base: Answer, at_level: Answer, p_raw: float, found: bool,
              control: dict, widening: dependence.Widening | None, recipe: dict | None) -> pr.Verdict:
     """The verdict with its pooled answer, its suite decision and its interval at the suite's level."""
@@ -195,7 +206,7 @@ def _rebuilt(step: VerdictStep, v: pr.Verdict, base: Answer, at_level: Answer, p
         notes = [n for n in notes if not n.startswith(paths.WIDENING_NOTE)]
         note = paths.widening_note(widening)
         if note:
-            notes.append(note)
+            notes.append(note + _spread_note(details.get("n") or {}, (recipe or {}).get("df_taus")))
         details["tau"] = list(widening.taus)
         details["widening"] = {"tau": widening.tau, "pooled": True}
     alone = UNCLEAR if details.get("unclear") else outcome(base, step.threshold)
