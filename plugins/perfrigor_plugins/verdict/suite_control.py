@@ -157,41 +157,36 @@ def _pool(suite: pr.Suite, verdicts: Mapping[str, pr.Verdict], pairs: Mapping[st
         old = poolable[b].details["recipe"]
         w = widenings[b]
         fresh = {**old, "taus": list(w.taus), "precision": w.precision,
-                 "df_taus": [bartlett_factor(t, o.acf, n) for t, n in zip(w.taus, o.n, strict=True)],
+                 "df_taus": [bartlett_factor(t, n) for t, n in zip(w.taus, o.n, strict=True)],
                  "parts": [{**p, "statistic": "auto"} for p in old["parts"]]}
         answers[b], recipes[b] = recompute(fresh, suite, b, pairs[b], confidence)
     return widenings, answers, recipes
 
 
-def bartlett_factor(tau: float, acf: Sequence[float], n: int) -> float:
+def bartlett_factor(tau: float, n: int) -> float:
     """What a dependent series' run count is divided by for the degrees of freedom of its variance, once its
     dependence is known (pooled over the suite): Bartlett's (1946) Var s² ~ 2 sigma⁴ kappa / n, kappa = sum of
     the squared autocorrelations over all lags.
 
-    For the AR(1) with long-run factor tau (rho_k = phi^k, tau = (1 + phi)/(1 - phi)) kappa =
-    (1 + phi²)/(1 - phi²) = (tau² + 1)/(2 tau): about half of tau for strong dependence, so n runs
-    give a variance worth 2n/(tau + 1/tau) of them, not n/tau (the blocks count a benchmark alone
-    keeps). From 20 runs at least what the measured autocorrelations show over a third of the runs,
-    1 + 2 sum r_k² (noise included: an overestimate; runs grouped in invocations show there); never
-    more than tau.
+    Below 20 runs the verdict's long-run factor is an AR(1)'s (rho_k = phi^k, tau = (1 + phi)/(1 - phi)),
+    whose kappa = (1 + phi²)/(1 - phi²) = (tau² + 1)/(2 tau): about half of tau for strong dependence, so
+    n runs give a variance worth 2n/(tau + 1/tau) of them, not n/tau (the blocks count a benchmark alone
+    keeps). From 20 runs the lag window reads dependence beyond lag 2 (runs grouped in invocations), for
+    which Bartlett's large-sample formula overstates the degrees of freedom (30 runs in 3 invocations
+    hold a variance of about 2): the blocks count, tau.
     """
     tau = max(1.0, float(tau))
-    kappa = (tau * tau + 1.0) / (2.0 * tau)
-    if n >= 20:
-        r = np.asarray(acf, dtype=float)[:max(1, n // 3)]
-        kappa = max(kappa, 1.0 + 2.0 * float(np.sum(r * r)))
-    return min(kappa, tau)
+    return tau if n >= 20 else (tau * tau + 1.0) / (2.0 * tau)
 
 
-def _spread_note(n: Mapping[str, int], df_taus: Sequence[float] | None) -> str:
-    """The end of the widening's sentence over a suite: how many runs' worth each side's spread counts
-    (:func:`bartlett_factor`), when that is more than the blocks count would give."""
-    if not df_taus or len(n) != len(df_taus) or max(df_taus) <= 1.0:
+def _spread_note(n: Mapping[str, int], df_taus: Sequence[float] | None, taus: Sequence[float]) -> str:
+    """The end of the widening's sentence over a suite: how many runs' worth each side's spread counts, where
+    Bartlett's count (:func:`bartlett_factor`) gives more than the blocks count would."""
+    if not df_taus or len(n) != len(df_taus) or all(k >= t - 1e-12 for k, t in zip(df_taus, taus, strict=True)):
         return ""
     sides = list(dict.fromkeys(f"{c / k:.0f} of {c}" for c, k in zip(n.values(), df_taus, strict=True)))
     worth = " and ".join(sides) + (" runs each" if len(sides) < len(n) else " runs")
-    return (f"; their spread is known as from {worth} (Bartlett's degrees of freedom: the dependence pooled over "
-            "the suite)")
+    return f"; their spread is known as from {worth} (Bartlett's degrees of freedom)"
 
 
 def _rebuilt(step: VerdictStep, v: pr.Verdict, base: Answer, at_level: Answer, p_raw: float, found: bool,
@@ -206,7 +201,7 @@ def _rebuilt(step: VerdictStep, v: pr.Verdict, base: Answer, at_level: Answer, p
         notes = [n for n in notes if not n.startswith(paths.WIDENING_NOTE)]
         note = paths.widening_note(widening)
         if note:
-            notes.append(note + _spread_note(details.get("n") or {}, (recipe or {}).get("df_taus")))
+            notes.append(note + _spread_note(details.get("n") or {}, (recipe or {}).get("df_taus"), widening.taus))
         details["tau"] = list(widening.taus)
         details["widening"] = {"tau": widening.tau, "pooled": True}
     alone = UNCLEAR if details.get("unclear") else outcome(base, step.threshold)
