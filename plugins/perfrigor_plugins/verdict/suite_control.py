@@ -157,7 +157,7 @@ def _pool(suite: pr.Suite, verdicts: Mapping[str, pr.Verdict], pairs: Mapping[st
         old = poolable[b].details["recipe"]
         w = widenings[b]
         fresh = {**old, "taus": list(w.taus), "precision": w.precision,
-                 "df_taus": [bartlett_factor(t, n) for t, n in zip(w.taus, o.n, strict=True)],
+                 "df_taus": [bartlett_factor(t, n) for t, n in zip(w.taus, o.n, strict=True)] if w.pooled else None,
                  "parts": [{**p, "statistic": "auto"} for p in old["parts"]]}
         answers[b], recipes[b] = recompute(fresh, suite, b, pairs[b], confidence)
     return widenings, answers, recipes
