@@ -3,7 +3,8 @@ together, and intervals that agree with the decisions.
 
 1. **Pooled dependence** (``dependence = "suite"``): a suite measured by one harness shares its
    serial dependence; every benchmark's widening is re-estimated with the suite's evidence
-   (:func:`.dependence.pooled`) and its answer recomputed (``Path.recipe``).
+   (:func:`.dependence.pooled`) and its answer recomputed (``Path.recipe``); with the dependence known, a
+   short series' variance counts Bartlett's degrees of freedom, not the blocks count (:func:`bartlett_factor`).
 2. **Decided together** (``suite_control``, :mod:`.multiplicity`): the p-values adjusted
    (Benjamini-Hochberg or Holm); a change counts only where its adjusted p-value reaches the level.
 3. **Intervals that agree**: every interval is recomputed at the level that makes it the dual of
