@@ -129,7 +129,6 @@ def check_series(z: np.ndarray, level: str, confidence: float, relevance: float 
     left out), so that a step names the run where it happens; ``steps``: look for a step of
     the level (one series at a time: off for the many units of a hierarchical sample).
     """
-    from scipy import stats as sps
     z = np.atleast_2d(np.asarray(z, dtype=float))
     n = int(z.shape[-1])
     if n < MIN_RUNS:
@@ -143,8 +142,9 @@ def check_series(z: np.ndarray, level: str, confidence: float, relevance: float 
     for row, k, pk, d, f in zip(z, trend, p_trend, drift, flat, strict=True):
         found: tuple[pr.LevelStep, ...] = ()
         moves = False  # the level moves more than once: runs in groups (invocations?), not one change of state
+        ranks = pr.stats.rank_average(row)  # ranked once: the step test and the autocorrelations share them
         if steps and not f:
-            at, change, p_step = level_step(row)
+            at, change, p_step = level_step(row, ranks=ranks)
             if p_step < STEP_ALPHA and abs(change) >= relevance and step_fits_better(row, at):
                 found = (pr.LevelStep(run=at + offset, change=change, pvalue=p_step),)
                 moves = any(_has_step(part, relevance) for part in (row[:at], row[at:]))
@@ -152,7 +152,6 @@ def check_series(z: np.ndarray, level: str, confidence: float, relevance: float 
                     found = ()
         relevant_drift = bool(not f and not found and pk < alpha and abs(d) >= relevance)  # a step is no drift
         cuts = [s.run - offset for s in found]
-        ranks = sps.rankdata(row)
         lags = acf_lags(n)
         # the evidence (what an interval of all the runs must allow for) is measured around the mean: a drift
         # or a step counts as dependence there (one series cannot tell them from slow dependence: it errs on
