@@ -79,7 +79,9 @@ class Widening:
     taus: tuple[float, float] = (1.0, 1.0)
     precision: float = 0.0
     pooled: bool = False
-    df: float = 0.0  # the degrees of freedom a widened side keeps at least (k_eff - 1 where segments' means set it)
+    #: what each side's runs are divided by for the degrees of freedom of its variance (None: the taus); where the
+    #: segments' means set the widening, n / k_eff: k_eff - 1 degrees of freedom at least
+    df_taus: tuple[float, float] | None = None
 
     @property
     def tau(self) -> float:
@@ -225,7 +227,9 @@ def _with_blocks(widening: Widening, tau: float, obs: Observation) -> Widening:
     bound = [k for b, k, t in zip(obs.blocks, obs.segments, lags, strict=True) if b > t]
     if not bound:
         return widening
-    return attrs.evolve(widening, precision=0.0, df=max(min(bound) - 1.0, 1.0))
+    worth = max(min(bound), 2.0)  # n / kappa - 1 >= k_eff - 1 on every widened side
+    df_taus = tuple(min(t, n / worth) if t > 1.0 else t for t, n in zip(widening.taus, obs.n, strict=True))
+    return attrs.evolve(widening, precision=0.0, df_taus=df_taus)
 
 
 def toward_prior(acf: np.ndarray, runs: float) -> tuple[np.ndarray, float]:

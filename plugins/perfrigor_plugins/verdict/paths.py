@@ -328,10 +328,11 @@ def typical(context: Context, external: Found | None) -> Path:
         res = widened(external.result, w.taus[0])
         path_method, recipe = external.source, None
     else:
-        res = shift(c.old, c.new, conf, w.taus, w.precision, df=w.df)
+        res = shift(c.old, c.new, conf, w.taus, w.precision, df_taus=w.df_taus)
         path_method = external.source if external is not None else "location-shift"
         recipe = {"kind": "shift", "parts": [{**part(c.offsets, (None, None)), "statistic": res.statistic}],
-                  "taus": list(w.taus), "precision": w.precision, "pool": c.observation is not None, "df": w.df}
+                  "taus": list(w.taus), "precision": w.precision, "pool": c.observation is not None,
+                  "df_taus": None if w.df_taus is None else list(w.df_taus)}
     flags += _statistic_flags(res, c.old, c.new, conf)
     notes += _statistic_notes(res, c.old, c.new, conf)
     details = {"test": res.method, "pvalue": res.pvalue, "tau": list(w.taus), "df": res.df,
@@ -476,8 +477,8 @@ def recompute_shift(recipe: Mapping[str, Any], old: pr.Sample, new: pr.Sample, o
         y = _sliced(new, c0 - offsets[1], None if c1 is None else c1 - offsets[1], cw)
         t = tuple(p.get("taus", recipe["taus"])) if taus is None else taus
         e = p.get("precision", recipe["precision"]) if precision is None else precision
-        df = p.get("df", recipe.get("df", 0.0))
-        results.append(shift(x, y, confidence, t, e, p.get("statistic", "auto"), df))
+        k = recipe.get("df_taus") if taus is None else None  # over a suite: Bartlett's (suite_control)
+        results.append(shift(x, y, confidence, t, e, p.get("statistic", "auto"), tuple(k) if k else None))
     if len(results) == 1:
         return answer_of(results[0]), results
     return hull(results), results
@@ -540,8 +541,7 @@ def modes(context: Context, found: Found) -> Path:
     # narrow one would claim a precision its dependent runs do not have (undeclared invocations read as modes)
     overall_recipe = overall.recipe or {}
     both = {**recipe, "parts": [{**recipe["parts"][0], "taus": list(taus), "precision": 0.0},
-                                *({**p, "taus": overall_recipe["taus"], "precision": overall_recipe["precision"],
-                                   "df": overall_recipe.get("df", 0.0)}
+                                *({**p, "taus": overall_recipe["taus"], "precision": overall_recipe["precision"]}
                                   for p in overall_recipe.get("parts", ()))]}
     mine_, theirs_ = path.answer, overall.answer
     if None in (mine_.ci_low, theirs_.ci_low):
