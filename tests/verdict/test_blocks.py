@@ -10,6 +10,7 @@ calibration rows it fixed (docs/methods/verdict.md: undeclared-hierarchy, AR(1) 
 
 from __future__ import annotations
 
+import attrs
 import numpy as np
 import perfrigor as pr
 import pytest
@@ -57,7 +58,8 @@ def test_widened_by_the_segments_the_test_is_welchs_on_the_cluster_means():
     y = blocks([0.01, -0.02, 0.05], [10] * 3, 0.001, rng)
     (tx, kx), (ty, ky) = dependence.block_factor(x), dependence.block_factor(y)
     assert (kx, ky) == (3.0, 3.0)
-    ours = pr.stats.yuen_shift(x, y, 0.95, inflation=(tx, ty), trim=0.0, inflation_df=kx - 1.0)
+    # the verdict's degrees of freedom for a side its segments widen: n / kappa - 1 with kappa = n / k_eff
+    ours = pr.stats.yuen_shift(x, y, 0.95, inflation=(tx, ty), trim=0.0, df_inflation=(x.size / kx, y.size / ky))
     welch = sps.ttest_ind(x.reshape(3, 10).mean(axis=1), y.reshape(3, 10).mean(axis=1), equal_var=False)
     ci = welch.confidence_interval(0.95)
     assert (ours.estimate, ours.ci_low, ours.ci_high, ours.pvalue, ours.df) == pytest.approx(
@@ -67,17 +69,17 @@ def test_widened_by_the_segments_the_test_is_welchs_on_the_cluster_means():
     assert alone.df < welch.df and alone.ci_high - alone.ci_low > ci.high - ci.low
 
 
-def test_the_degrees_of_freedom_floor_applies_to_dependent_sides_only():
-    rng = np.random.default_rng(7)
-    x, y = rng.standard_normal(30), rng.standard_normal(30)
-    plain = pr.stats.yuen_shift(x, y, 0.95, trim=0.0, inflation_df=50.0)
-    assert plain.df == pytest.approx(sps.ttest_ind(x, y, equal_var=False).df)
-    low = pr.stats.yuen_shift(x, y, 0.95, inflation=(14.0, 14.0), trim=0.0)
-    floored = pr.stats.yuen_shift(x, y, 0.95, inflation=(14.0, 14.0), trim=0.0, inflation_df=3.0)
-    assert low.df < 3.0 < floored.df
-    assert floored.ci_high - floored.ci_low < low.ci_high - low.ci_low
-    ranks = pr.stats.studentized_rank_shift(x, y, 0.95, inflation=(14.0, 14.0), inflation_df=3.0)
-    assert ranks.df >= 3.0 > pr.stats.studentized_rank_shift(x, y, 0.95, inflation=(14.0, 14.0)).df
+def test_where_the_segments_set_the_widening_they_set_its_degrees_of_freedom():
+    obs = dependence.Observation((30, 30), (0.5, 0.2), (0.5, 0.2, 0.1), 1, (3.0, 3.0), blocks=(12.0, 1.0),
+                                 segments=(3.0, 1.0))
+    w = dependence.alone(obs)
+    assert w.taus[0] == 12.0 and w.taus[1] < 12.0  # each side by its own segments
+    assert w.precision == 0.0
+    assert w.df_taus[0] == pytest.approx(30 / 3.0)  # n / k_eff: k_eff - 1 = 2 degrees of freedom
+    assert w.df_taus[1] == pytest.approx(min(w.taus[1], 10.0))
+    plain = dependence.alone(attrs.evolve(obs, blocks=(1.0, 1.0), segments=(1.0, 1.0)))
+    assert plain.df_taus is None and plain.precision > 0.0
+    assert dependence.Observation.from_dict(obs.to_dict()) == obs
 
 
 def test_a_leading_level_the_runs_come_back_near_is_no_warm_up():
