@@ -88,13 +88,20 @@ class KsFitBatch:
     fit: em.BicSearch
 
 
+def _best_bic(fit: em.BicSearch) -> np.ndarray:
+    """The chosen fit's BIC of every row (-inf where every fit failed)."""
+    return np.where(np.isnan(fit.bic), -np.inf, fit.bic).reshape(fit.bic.shape[0], -1).max(axis=1)
+
+
 def refit(boot: np.ndarray, top: np.ndarray, max_components: int, models: tuple[str, ...],
           window: int | None = WINDOW) -> tuple[np.ndarray, np.ndarray]:
     """The KS distance of every replicate (row of ``boot``) to its refitted mixture, and its chosen G.
 
     ``top`` (B,): the fitted K of the data set each replicate was drawn from. With ``window``,
-    G is searched over 1..K + window first and over 1..max_components only for replicates
-    whose best G is that window's top (see the module's docstring); None: every G at once.
+    G is searched over 1..K + window first; a replicate whose best G is that window's top
+    (see the module's docstring) is then searched over the G above it, K + window + 1..
+    ``max_components``, and keeps whichever BIC is larger (ties to the smaller G, as the
+    full search breaks them). None: every G at once.
     """
     b = boot.shape[0]
     limit = np.full(b, max_components) if window is None else np.minimum(top + window, max_components)
@@ -103,13 +110,17 @@ def refit(boot: np.ndarray, top: np.ndarray, max_components: int, models: tuple[
         rows = np.flatnonzero(limit == g)
         # (G in turn: a bootstrap's many fits keep the cores busy; threads cost CPU time for little)
         fit = em.bic_search(boot[rows], max_components=int(g), models=models, bins_for=max_components, threads=1)
-        edge = fit.n_components == g
-        if g < max_components and edge.any():  # BIC may rise beyond the window: search every G
-            again = em.bic_search(boot[rows[edge]], max_components=max_components, models=models, threads=1)
-            out = np.flatnonzero(~edge)
-            ks[rows[edge]] = ks_distances(boot[rows[edge]], again.weights, again.means, again.sds)
-            chosen[rows[edge]] = again.n_components
-            rows, fit = rows[out], em.BicSearch(*(getattr(fit, f.name)[out] for f in attrs.fields(em.BicSearch)))
+        edge = np.flatnonzero(fit.n_components == g) if g < max_components else np.empty(0, dtype=np.intp)
+        if edge.size:  # BIC may rise beyond the window: search the G above it
+            above = em.bic_search(boot[rows[edge]], max_components=max_components, models=models, threads=1,
+                                  min_components=int(g) + 1)
+            wins = _best_bic(above) > _best_bic(fit)[edge]  # equal: the smaller G, the window's
+            up = rows[edge[wins]]
+            ks[up] = ks_distances(boot[up], above.weights[wins], above.means[wins], above.sds[wins])
+            chosen[up] = above.n_components[wins]
+            keep = np.ones(rows.size, dtype=bool)
+            keep[edge[wins]] = False
+            rows, fit = rows[keep], em.BicSearch(*(getattr(fit, f.name)[keep] for f in attrs.fields(em.BicSearch)))
         ks[rows] = ks_distances(boot[rows], fit.weights, fit.means, fit.sds, width=max_components)
         chosen[rows] = fit.n_components
     return ks, chosen
