@@ -55,6 +55,10 @@ def _series(values: Any, what: str = "series") -> np.ndarray:
     return x
 
 
+#: log(2 pi) as numpy computes it (once, not on every cost evaluation)
+_LOG_2PI = np.log(2.0 * np.pi)
+
+
 @attrs.frozen(eq=False)
 class MeanVarCost:
     """Gaussian cost of a change in mean and variance: ``m * (log(2 pi) + log(var) + 1)``.
@@ -86,7 +90,7 @@ class MeanVarCost:
         with np.errstate(divide="ignore", invalid="ignore"):
             var = (b - a * a / m) / m
         var = np.where(var > self.floor, var, self.floor)
-        return m * (np.log(2.0 * np.pi) + np.log(var) + 1.0)
+        return m * (_LOG_2PI + np.log(var) + 1.0)
 
 
 @attrs.frozen(eq=False)
@@ -208,24 +212,37 @@ def optimal_partition(cost: Cost, penalty: float, min_size: int = 2, max_candida
     return _refine(cost, changes, min_size)
 
 
+#: PELT on at most this many positions evaluates the built-in costs of every (start, end) pair at once
+#: (m^2 values, 320 KB): on short series numpy's per-call time, not the arithmetic, is PELT's cost
+TABLE_POSITIONS = 200
+
+
 def _pelt(cost: Cost, positions: np.ndarray, penalty: float, min_size: int) -> np.ndarray:
     """PELT over the allowed ``positions`` (sorted, from 0 to n): segment starts of the optimum."""
     m = positions.size
+    table = None
+    if m <= TABLE_POSITIONS and type(cost) in (MeanVarCost, MeanCost):
+        # every cost PELT may ask for, element by element the numbers of cost(starts, end)
+        with np.errstate(all="ignore"):
+            table = cost(positions[:, None], positions[None, :])
     F = np.full(m, np.inf)  # F[j]: the best cost of positions[:j] (inf: no segmentation fits)
     F[0] = -penalty
     last = np.zeros(m, dtype=np.int64)
     cands = np.zeros(0, dtype=np.int64)  # indices into positions: possible starts of the last segment
     added = -1
+    # for each end, the last start at least min_size before it
+    newest_of = (np.searchsorted(positions, positions - min_size, side="right") - 1).tolist()
+    ends = positions.tolist()
     for j in range(1, m):
-        t = int(positions[j])
-        newest = int(np.searchsorted(positions, t - min_size, side="right")) - 1
+        t = ends[j]
+        newest = newest_of[j]
         if newest > added:  # starts now at least min_size before t
             fresh = np.arange(added + 1, newest + 1)
             cands = np.concatenate((cands, fresh[np.isfinite(F[fresh])]))
             added = newest
         if cands.size == 0:
             continue
-        vals = F[cands] + cost(positions[cands], t)
+        vals = F[cands] + (cost(positions[cands], t) if table is None else table[cands, j])
         i = int(np.argmin(vals))
         F[j] = vals[i] + penalty
         last[j] = cands[i]

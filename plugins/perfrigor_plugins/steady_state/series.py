@@ -24,6 +24,7 @@ the series settles at a worse level), **no steady state** (the end of the series
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -68,6 +69,20 @@ def outlier_mask(x: np.ndarray, window: int = OUTLIER_WINDOW, width: float = OUT
     return np.abs(x - med[which]) > band[which]
 
 
+@functools.lru_cache(maxsize=256)
+def _t_quantile(p: float, df: int) -> float:
+    """Student's t quantile, remembered (a suite asks for the same few thousands of times; ~0.1 ms each)."""
+    from scipy import stats
+    return stats.t.ppf(p, df)
+
+
+@functools.lru_cache(maxsize=64)
+def _normal_quantile(p: float) -> float:
+    """The standard normal quantile, remembered (as ``_t_quantile``)."""
+    from scipy import stats
+    return float(stats.norm.ppf(p))
+
+
 def _differs(a: tuple[float, float, int], b: tuple[float, float, int], relevance: float, z: float) -> bool:
     """Whether the levels of segments ``a`` and ``b`` (mean, variance, count) differ by more than
     ``relevance`` with confidence: the interval of the ratio of means (delta method) lies beyond."""
@@ -82,8 +97,6 @@ def _differs(a: tuple[float, float, int], b: tuple[float, float, int], relevance
 def steady_interval(values: np.ndarray, confidence: float) -> tuple[float, float, float]:
     """Mean of the steady values with a batch-means t interval (about sqrt(n) batches of about
     sqrt(n) consecutive values), which holds under the serial dependence iterations have."""
-    from scipy import stats
-
     m = values.size
     mean = float(values.mean())
     if m < 2:
@@ -93,15 +106,13 @@ def steady_interval(values: np.ndarray, confidence: float) -> tuple[float, float
     k = batches.size
     if k < 2 or float(np.ptp(batches)) == 0.0:
         return mean, mean, mean
-    half = float(stats.t.ppf(0.5 + confidence / 2, k - 1) * batches.std(ddof=1) / math.sqrt(k))
+    half = float(_t_quantile(0.5 + confidence / 2, k - 1) * batches.std(ddof=1) / math.sqrt(k))
     return mean, mean - half, mean + half
 
 
 def analyse(x: Any, *, penalty_factor: float, relevance: float, tail: float, confidence: float,
             min_size: int | None, lower_is_better: bool, outliers: bool = True) -> dict[str, Any]:
     """Everything the ``steady-state`` result says about one series, as plain values."""
-    from scipy import stats
-
     x = np.asarray(x, dtype=float)
     n = int(x.size)
     if n < MIN_LENGTH:
@@ -121,7 +132,7 @@ def analyse(x: Any, *, penalty_factor: float, relevance: float, tail: float, con
     ends = np.concatenate((kept[bounds[1:-1]], [n]))
     stat = [(p.mean, p.sd * p.sd, p.n) for p in parts]
     segs = tuple(cp.Segment(int(s), int(e), p.mean, p.sd) for s, e, p in zip(starts, ends, parts, strict=True))
-    z = float(stats.norm.ppf(0.5 + confidence / 2))
+    z = _normal_quantile(0.5 + confidence / 2)
     window = n - max(size, int(math.ceil(tail * n)))
     last = len(segs) - 1
     in_tail = [j for j in range(len(segs)) if segs[j].end > window]
