@@ -143,8 +143,9 @@ def check_series(z: np.ndarray, level: str, confidence: float, relevance: float 
     for row, k, pk, d, f in zip(z, trend, p_trend, drift, flat, strict=True):
         found: tuple[pr.LevelStep, ...] = ()
         moves = False  # the level moves more than once: runs in groups (invocations?), not one change of state
+        ranks = sps.rankdata(row)
         if steps and not f:
-            at, change, p_step = level_step(row)
+            at, change, p_step = level_step(row, ranks=ranks)
             if p_step < STEP_ALPHA and abs(change) >= relevance and step_fits_better(row, at):
                 found = (pr.LevelStep(run=at + offset, change=change, pvalue=p_step),)
                 moves = any(_has_step(part, relevance) for part in (row[:at], row[at:]))
@@ -152,7 +153,6 @@ def check_series(z: np.ndarray, level: str, confidence: float, relevance: float 
                     found = ()
         relevant_drift = bool(not f and not found and pk < alpha and abs(d) >= relevance)  # a step is no drift
         cuts = [s.run - offset for s in found]
-        ranks = sps.rankdata(row)
         lags = acf_lags(n)
         # the evidence (what an interval of all the runs must allow for) is measured around the mean: a drift
         # or a step counts as dependence there (one series cannot tell them from slow dependence: it errs on

@@ -54,7 +54,7 @@ def detrended(z: np.ndarray) -> np.ndarray:
     return z - z.mean(axis=-1, keepdims=True) - slope * t
 
 
-def level_step(z: np.ndarray, min_segment: int = 5) -> tuple[int, float, float]:
+def level_step(z: np.ndarray, min_segment: int = 5, ranks: np.ndarray | None = None) -> tuple[int, float, float]:
     """The most likely single step of the level of one series: (first run of the new level, relative change,
     p-value), by Pettitt's (1979) rank test.
 
@@ -63,13 +63,14 @@ def level_step(z: np.ndarray, min_segment: int = 5) -> tuple[int, float, float]:
     least ``min_segment`` runs on either side, and the p-value Pettitt's approximation
     2 exp(-6 K² / (n³ + n²)) (conservative where it matters, below 0.5). The change is the ratio of
     the medians after and before, minus 1. (0, 0.0, 1.0) when the series is too short.
+    ``ranks``: ``scipy.stats.rankdata(z)``, when the caller has them.
     """
     from scipy import stats as sps
     z = np.asarray(z, dtype=float).reshape(-1)
     n = z.size
     if n < 2 * min_segment:
         return 0, 0.0, 1.0
-    ranks = sps.rankdata(z)
+    ranks = sps.rankdata(z) if ranks is None else ranks
     t = np.arange(1, n + 1)
     u = np.abs(2.0 * np.cumsum(ranks) - t * (n + 1.0))[min_segment - 1:n - min_segment]
     at = int(np.argmax(u)) + min_segment  # the first run after the split
