@@ -9,15 +9,18 @@ the batch axis of :func:`em.bic_search`.
 The windowed search (opt-in: ``window``): a replicate drawn from a K-component mixture is
 first searched over G = 1..K + ``window`` only (the EM of each G is independent of the
 others, so those fits are the full search's); a replicate whose best G lands on the
-window's top edge, where BIC may still be rising, is searched again over every G. The
-chosen G, hence the refitted mixture and the KS distance, are then those of the full search
+window's top edge, where BIC may still be rising, is then searched over the G above the
+window (K + window + 1..max) and keeps the larger BIC of the two searches. The chosen G,
+hence the refitted mixture and the KS distance, are then those of the full search
 unless BIC peaks again beyond the window after falling inside it, which EM's local optima
 make possible (G = 4 and 5 stuck in poor optima, G = 6 far better): measured on 20 data sets
 at n = 1000 with 500 refits (benchmarks/ksfit_window.py), identical on 19, and on the 20th
 (gamma-distributed, K = 4) 6 of 500 replicates differ and the p-value moves from 0.436 to
 0.448; 23 of 1,200 replicates differ at n = 60, 3 of 2,400 at n = 300. So the full search
-stays the default: the windowed one is 7-25x cheaper and not exact. Fixed-K or warm-started
-refits would be cheaper still, but they change the test (p 0.36 -> 0.09): not offered.
+stays the default: the windowed one is 3-30x cheaper (10-132 single searches, median 43),
+not exact, and still above 40 single searches on 12 of the 20 data sets (docs/performance.md).
+Fixed-K or warm-started refits would be cheaper still, but they change the test (p 0.36 -> 0.09):
+not offered.
 """
 
 from __future__ import annotations
