@@ -52,6 +52,18 @@ def test_higher_is_better_changes_read_as_gains(toy):
     assert "K ops/s" in text and "positive = better" in text
 
 
+def test_the_legend_names_what_changed(toy):
+    """Times read "in time (negative = faster)"; a lower-is-better metric that is not a time (memory)
+    must not be called a time."""
+    rng = np.random.default_rng(4)
+    for unit, said in (("ms", "change: in time (negative = faster)"),
+                       ("bytes", "change: in the value (negative = better)")):
+        old = pr.Sample(rng.normal(1000.0, 5, 20), unit=unit, name="old")
+        new = pr.Sample(rng.normal(900.0, 5, 20), unit=unit, name="new")
+        text = pr.pipeline("toy-verdict").run(old, new).render("text")
+        assert said in text and "of the time" not in text
+
+
 def test_the_steps_parameters_only_in_the_verbose_report(verdict_report):
     text = verdict_report.render("text")
     assert "tolerance: 0.05" not in text and "Steps: mean-ci, toy-ratio, toy-verdict" in text

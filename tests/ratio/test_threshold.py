@@ -79,6 +79,12 @@ def test_threshold_is_a_parameter_in_configs():
     assert p.steps[0].component.threshold == 0.02
 
 
+def test_the_centre_of_a_plus_minus_has_the_half_widths_decimals():
+    """Fieller printed "1.5323% ± 0.023%": the centre had one decimal more than the half-width shown."""
+    text = verdict("beyond", 1.015323, 1.015093, 1.015553, 0.95, 0.0, True, 1 / 1.015323)
+    assert "mean time 1.532% ± 0.023% higher" in text, text
+
+
 def test_plus_minus_only_around_the_estimate():
     """Issue 17: "7.1% ± 49% higher (estimate -9.8%)": the ± was centred on the interval's midpoint."""
     text = verdict("inconclusive", 0.902, 0.58, 1.56, 0.95, 0.0, True, 1 / 0.902)

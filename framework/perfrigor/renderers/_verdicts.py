@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .. import units
 from ..display import change, percent
 from ..results import OUTCOMES, SuiteVerdict, Verdict
 from ._blocks import Block, Cell, Column, Heading, Item, Items, Para, Table
@@ -119,13 +120,15 @@ def _legend(report, statistics: Mapping[str, list[str]]) -> str:
     """What the columns hold: which systems, which central value, how change reads."""
     common = max(statistics, key=lambda s: len(statistics[s]))
     others = "; ".join(f"the {s} for {listed(bs)}" for s, bs in statistics.items() if s != common)
-    lowers = {direction(report, b)[0] for b in report.benchmarks}
+    ways = [direction(report, b) for b in report.benchmarks]
+    lowers = {lower for lower, _ in ways}
+    times = all(units.kind(unit) in ("time", None) for _, unit in ways)  # no unit: times in seconds
     if lowers == {True}:
-        how = "change: of the time (negative = faster)"
+        how = "change: in time (negative = faster)" if times else "change: in the value (negative = better)"
     elif lowers == {False}:
-        how = "change: of the metric (positive = better)"
+        how = "change: in the metric (positive = better)"
     else:
-        how = "change: of each metric (times: negative = faster; throughputs: positive = better)"
+        how = "change: in each metric (times: negative = faster; throughputs: positive = better)"
     # the median's change is the Hodges-Lehmann shift, not the ratio of the two medians shown: say so
     median = ", from the median of the ratios of all pairs of runs" if common == "median" and not others else ""
     return (f"baseline {report.baseline}, candidate {report.candidate}: the {common} each verdict compared"

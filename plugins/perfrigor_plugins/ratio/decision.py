@@ -94,7 +94,10 @@ def _interval_words(estimate: float, low: float, high: float, half: float) -> st
     below, above = _percent_beside(estimate - low, half), _percent_beside(high - estimate, half)
     if below == above:
         side = "higher" if estimate >= 0 else "lower"
-        return f"{_percent_beside(abs(estimate), half)} ± {above} {side}"
+        # the centre to the half-width's decimals as shown ("1.532% ± 0.023%", not "1.5323% ± 0.023%")
+        decimals = len(above.rstrip("%").partition(".")[2])
+        centre = f"{100 * abs(estimate):.{decimals}f}"
+        return f"{'0' if centre.strip('0.') == '' else centre}% ± {above} {side}"
     # the ends to two significant digits of the interval's width: "between 9.3% and 10.7%"
     width = 100 * (high - low)
     decimals = max(0, 1 - math.floor(math.log10(width))) if width > 0 else 3
