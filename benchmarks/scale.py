@@ -7,7 +7,11 @@ the default preset runs on a ``distributed.LocalCluster`` of ``--workers`` singl
 worker processes, and serially in this process; the two reports must be identical (a
 SHA-256 of each report's ``to_dict()``, JSON with sorted keys, built benchmark by benchmark
 so that a report of 10^5 benchmarks is never held as one JSON text; each report is dropped
-once hashed). Printed per size: seconds, milliseconds per benchmark, the progress updates
+once hashed). With ``--sample K`` (for sizes whose serial run would take too long: use it
+with ``--no-serial``) K benchmarks drawn at random are run serially as a suite of their own and
+each of their per-benchmark results is compared with the cluster's, step by step (a step whose
+result depends on the rest of the suite, such as a suite-level multiplicity adjustment, can
+differ there: the count per step says which). Printed per size: seconds, milliseconds per benchmark, the progress updates
 the pipeline gave, and memory: this process's peak resident set (it holds the suite and
 one report) and the largest worker's (bounded: a worker holds one batch of benchmarks at a
 time, the pipeline at most a few batches in flight). Issue 13 asked for 10,000 benchmarks
@@ -20,9 +24,11 @@ import argparse
 import hashlib
 import json
 import resource
+import sys
 import time
 
 import attrs
+import numpy as np
 import perfrigor as pr
 from _suites import make_suite
 
@@ -44,11 +50,18 @@ class Counter:
     def __init__(self) -> None:
         self.updates = 0
         self.done = 0
+        self.began = time.perf_counter()
 
     def start(self, total: int, description: str):
+        shown = [0]
+
         def advance(n: int = 1) -> None:
             self.updates += 1
             self.done += n
+            if total >= 10_000 and self.done - shown[0] >= total // 20:  # a long run says how far it got
+                shown[0] = self.done
+                print(f"  {self.done:,} of {total:,} benchmark steps done, {time.perf_counter() - self.began:.0f} s",
+                      file=sys.stderr, flush=True)
         return advance
 
     def finish(self) -> None:
@@ -66,12 +79,37 @@ def digest(report: pr.Report) -> str:
     return h.hexdigest()
 
 
+def _benchmark_digests(report: pr.Report, names: list[str]) -> dict[str, dict[str, str]]:
+    """{benchmark: {step: SHA-256 of its results' to_dict()}} for ``names``."""
+    out = {}
+    for name in names:
+        out[name] = {step: hashlib.sha256(json.dumps({str(k): r.to_dict() for k, r in res.items()},
+                                                     sort_keys=True).encode()).hexdigest()
+                     for step, res in report.benchmark_results[name].items()}
+    return out
+
+
+def sampled_check(pipeline: pr.Pipeline, suite: pr.Suite, cluster: dict[str, dict[str, str]]) -> str:
+    """Run the sampled benchmarks serially as a suite of their own; per step, how many equal the cluster's."""
+    names = sorted(cluster)
+    start = time.perf_counter()
+    serial = _benchmark_digests(pipeline.run(pr.Suite({b: dict(suite[b]) for b in names})), names)
+    equal: dict[str, int] = {}
+    for name in names:
+        for step, value in cluster[name].items():
+            equal[step] = equal.get(step, 0) + (serial[name].get(step) == value)
+    return (f"sampled check, {len(names)} benchmarks run serially on their own ({time.perf_counter() - start:.0f} s); "
+            "equal to the cluster's, per step: " + ", ".join(f"{s} {k}/{len(names)}" for s, k in equal.items()))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sizes", default="100,1000,10000")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--runs", type=int, default=30)
     ap.add_argument("--no-serial", action="store_true", help="skip the serial run (and the comparison)")
+    ap.add_argument("--sample", type=int, default=0,
+                    help="also run this many benchmarks (drawn at random) serially and compare them, step by step")
     args = ap.parse_args()
     from distributed import Client, LocalCluster
 
@@ -99,6 +137,8 @@ def main() -> None:
             finally:
                 pr.progress.set_reporter(previous)
             worker_mib = max(client.run(peak_mib).values())
+            drawn = sorted(np.random.default_rng(n).choice(suite.benchmarks, min(args.sample, n), replace=False))
+            sampled = _benchmark_digests(distributed_report, [str(b) for b in drawn])
             distributed_digest = digest(distributed_report)
             del distributed_report
             serial_s, serial_cpu, same = float("nan"), float("nan"), "-"
@@ -110,6 +150,8 @@ def main() -> None:
                 del serial_report
             print(f"{n:>10,} {dask_s:8.1f} {dask_cpu / n * 1e3:9.2f} {counter.updates:>8} {worker_mib:11.0f} "
                   f"{serial_s:9.1f} {serial_cpu / n * 1e3:9.2f} {peak_mib():9.0f}  {same}", flush=True)
+            if sampled:
+                print(sampled_check(pipeline, suite, sampled), flush=True)
 
 
 if __name__ == "__main__":

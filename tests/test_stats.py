@@ -166,3 +166,46 @@ def test_psmirnov_with_ties_by_enumeration(two_sided):
         total += 1
     p = pr.stats.psmirnov(observed, m, n, z=pooled, two_sided=two_sided, lower_tail=False)
     assert p == pytest.approx(hits / total, rel=1e-12)
+
+
+# ------------------------------------------------ ranks and Mann-Kendall's S without scipy.stats
+
+def _series(rng, n, kind):
+    if kind == "continuous":
+        return rng.normal(size=n)
+    if kind == "few values":
+        return rng.integers(0, 5, size=n).astype(float)
+    return np.round(rng.lognormal(size=n), 1)  # rounded: ties of every size
+
+
+@pytest.mark.parametrize("kind", ["continuous", "few values", "rounded"])
+def test_rank_average_is_scipys_rankdata_bit_for_bit(kind):
+    from scipy import stats as sps
+    rng = np.random.default_rng(11)
+    for n in (1, 2, 3, 7, 100, 1000):
+        z = _series(rng, n, kind)
+        assert np.array_equal(pr.stats.rank_average(z), sps.rankdata(z))
+    assert pr.stats.rank_average([]).size == 0
+    assert np.isnan(pr.stats.rank_average([1.0, np.nan, 2.0])).all()  # scipy's default: NaN propagates
+
+
+@pytest.mark.parametrize("kind", ["continuous", "few values", "rounded"])
+def test_kendall_s_counts_every_pair(kind):
+    rng = np.random.default_rng(12)
+    for n in (0, 1, 2, 3, 5, 8, 9, 100, 1000, 1025):
+        z = _series(rng, n, kind)
+        i, j = np.triu_indices(n, 1)
+        assert pr.stats.kendall_s(z) == int(np.sign(z[j] - z[i]).sum())
+    assert pr.stats.kendall_s(np.ones(50)) == 0
+    assert pr.stats.kendall_s(np.arange(50.0)) == 50 * 49 // 2
+    assert pr.stats.kendall_s(-np.arange(50.0)) == -50 * 49 // 2
+
+
+def test_kendall_s_is_scipys_tau_b_scaled_on_a_long_series():
+    from scipy import stats as sps
+    z = np.round(np.random.default_rng(13).lognormal(size=20_000), 2)
+    n = z.size
+    _, counts = np.unique(z, return_counts=True)
+    n0, n2 = n * (n - 1) / 2, float((counts * (counts - 1) / 2).sum())
+    tau_b = sps.kendalltau(np.arange(n), z).statistic
+    assert pr.stats.kendall_s(z) == round(tau_b * np.sqrt(n0 * (n0 - n2)))

@@ -148,3 +148,18 @@ def test_a_plugin_package_keeps_its_public_names():
     assert "GaussianMixture" in gmm.__all__
     with pytest.raises(AttributeError, match="has no attribute 'Nope'"):
         gmm.Nope  # noqa: B018
+
+
+def test_compare_of_the_default_preset_does_not_import_scipy_stats(tmp_path):
+    """The default preset's steps take their distributions from scipy.special (ndtr, ndtri, stdtrit) and
+    ranks and Kendall's S from pr.stats: importing scipy.stats would add 0.5-1 s to every compare."""
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    files = []
+    for name, shift in (("old", 0.0), ("new", -0.02)):  # long enough for every step (steady state, trends)
+        np.savetxt(tmp_path / f"{name}.txt", rng.lognormal(shift, 0.1, 3000))
+        files.append(str(tmp_path / f"{name}.txt"))
+    code = ("from perfrigor.cli import main\n"
+            f"with contextlib.redirect_stdout(io.StringIO()): main(['compare', *{files!r}])")
+    assert not [m for m in _imported_after(code) if m == "scipy.stats" or m.startswith("scipy.stats.")]

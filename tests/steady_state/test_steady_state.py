@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import perfrigor as pr
 import pytest
-from perfrigor_plugins.steady_state.series import outlier_mask
+from perfrigor_plugins.steady_state.series import _window_quantiles, outlier_mask
 
 N = 3000
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "traini-steady-state" / "forks.json.gz"
@@ -234,3 +234,14 @@ def test_a_saved_report_keeps_the_warmup_shading(tmp_path) -> None:
     assert "in run order (warm-up)" in again.render("html") and "2 of 3 forks" not in again.render("text")
     span = pr.drawing.RunOrderSpans([(0, 90)], "warm-up", hatched=True)
     assert pr.drawing.layer_from_dict(pr.drawing.layer_to_dict(span, rows)) == span
+
+
+@pytest.mark.parametrize("w", [5, 6, 7, 33, 199, 200])
+def test_the_window_statistics_are_numpys_median_and_percentiles_bit_for_bit(w):
+    rng = np.random.default_rng(w)
+    quantiles = _window_quantiles(w)
+    for win in (rng.lognormal(size=(2000, w)), np.round(rng.normal(size=(2000, w)), 1),
+                rng.integers(0, 3, size=(2000, w)).astype(float)):  # continuous, rounded, few values
+        med, p10, p90 = quantiles(win)
+        assert np.array_equal(med, np.median(win, axis=1))
+        assert np.array_equal(np.stack([p10, p90]), np.percentile(win, [10.0, 90.0], axis=1))

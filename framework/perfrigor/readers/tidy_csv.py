@@ -143,7 +143,7 @@ def read_fast(path: Path, delimiter: str | None, options: dict[str, Any]) -> Sam
     without the fast path).
     """
     large = data_size(path) >= _arrow.LARGE  # gzip data: the size its trailer states
-    chunks = line_chunks(path)
+    chunks = line_chunks(path, _arrow.CHUNK) if large else line_chunks(path)
     bad: int | None = None
     try:
         first = next(chunks, None)

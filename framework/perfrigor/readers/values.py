@@ -15,7 +15,7 @@ import numpy as np
 from ..data import Sample
 from ..errors import DataError
 from . import _arrow, scan
-from ._common import Growing, data_size, line_chunks, not_utf8
+from ._common import LINE_CHUNK, Growing, data_size, line_chunks, not_utf8
 from .numbers import ASCII_SPACE, parse_number, shown
 from .options import LOWER_IS_BETTER, UNIT
 
@@ -62,7 +62,7 @@ def read_values(path: Path) -> tuple[np.ndarray, np.ndarray]:
     values = Growing(np.float64)
     lines = Growing(np.int64)
     on_disk = data_size(path)  # gzip data: the size its trailer states
-    for chunk, first_line, offset in line_chunks(path):
+    for chunk, first_line, offset in line_chunks(path, _arrow.CHUNK if on_disk >= _arrow.LARGE else LINE_CHUNK):
         large = max(on_disk, offset + len(chunk)) >= _arrow.LARGE  # gzip data: once it has unpacked so far
         found = _arrow.numbers(chunk) if large else None
         if found is not None:

@@ -129,7 +129,6 @@ def check_series(z: np.ndarray, level: str, confidence: float, relevance: float 
     left out), so that a step names the run where it happens; ``steps``: look for a step of
     the level (one series at a time: off for the many units of a hierarchical sample).
     """
-    from scipy import stats as sps
     z = np.atleast_2d(np.asarray(z, dtype=float))
     n = int(z.shape[-1])
     if n < MIN_RUNS:
@@ -143,7 +142,7 @@ def check_series(z: np.ndarray, level: str, confidence: float, relevance: float 
     for row, k, pk, d, f in zip(z, trend, p_trend, drift, flat, strict=True):
         found: tuple[pr.LevelStep, ...] = ()
         moves = False  # the level moves more than once: runs in groups (invocations?), not one change of state
-        ranks = sps.rankdata(row)
+        ranks = pr.stats.rank_average(row)  # ranked once: the step test and the autocorrelations share them
         if steps and not f:
             at, change, p_step = level_step(row, ranks=ranks)
             if p_step < STEP_ALPHA and abs(change) >= relevance and step_fits_better(row, at):

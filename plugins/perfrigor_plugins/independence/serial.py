@@ -62,15 +62,14 @@ def level_step(z: np.ndarray, min_segment: int = 5, ranks: np.ndarray | None = N
     statistic for every split at once, O(n log n)); the split is where |U_t| is largest, with at
     least ``min_segment`` runs on either side, and the p-value Pettitt's approximation
     2 exp(-6 K² / (n³ + n²)) (conservative where it matters, below 0.5). The change is the ratio of
-    the medians after and before, minus 1. (0, 0.0, 1.0) when the series is too short.
-    ``ranks``: ``scipy.stats.rankdata(z)``, when the caller has them.
+    the medians after and before, minus 1. (0, 0.0, 1.0) when the series is too short. ``ranks``: the
+    series' average ranks when the caller has them (``pr.stats.rank_average``).
     """
-    from scipy import stats as sps
     z = np.asarray(z, dtype=float).reshape(-1)
     n = z.size
     if n < 2 * min_segment:
         return 0, 0.0, 1.0
-    ranks = sps.rankdata(z) if ranks is None else ranks
+    ranks = pr.stats.rank_average(z) if ranks is None else ranks
     t = np.arange(1, n + 1)
     u = np.abs(2.0 * np.cumsum(ranks) - t * (n + 1.0))[min_segment - 1:n - min_segment]
     at = int(np.argmax(u)) + min_segment  # the first run after the split
@@ -136,15 +135,11 @@ def _mann_kendall_test(s: np.ndarray, ties: np.ndarray, n: int) -> tuple[np.ndar
 
 
 def _mann_kendall_long(z: np.ndarray) -> tuple[float, float, float]:
-    """mann_kendall of one long series: S from scipy's tau-b (index untied: S = tau_b sqrt(n0 (n0 - n2)))."""
-    from scipy import stats
-
+    """mann_kendall of one long series: S counted in O(n log n) (``pr.stats.kendall_s``)."""
     n = z.size
     _, counts = np.unique(z, return_counts=True)
     t = counts.astype(float)
-    n0, n2 = n * (n - 1) / 2, float((t * (t - 1) / 2).sum())
-    tau_b = stats.kendalltau(np.arange(n), z).statistic
-    s = 0.0 if np.isnan(tau_b) else float(np.round(tau_b * np.sqrt(n0 * (n0 - n2))))
+    s = float(pr.stats.kendall_s(z))
     tau, pvalue = _mann_kendall_test(np.array(s), np.array((t * (t - 1) * (2 * t + 5)).sum()), n)
     step = -(-n // PAIRWISE_MAX)
     thin = z[::step]

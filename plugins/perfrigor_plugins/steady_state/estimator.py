@@ -210,7 +210,8 @@ def _state(s: pr.Sample, shape: tuple[int, ...], row: int, found: Mapping[str, A
 
 def _level(steady: list[SeriesState], confidence: float) -> tuple[float | None, float | None, float | None]:
     """The steady level over the steady series: one series' own interval, or a t interval over series."""
-    from scipy import stats
+    # stdtrit is scipy.stats.t.ppf, without importing scipy.stats (start-up)
+    from scipy import special
 
     if not steady:
         return None, None, None
@@ -218,5 +219,5 @@ def _level(steady: list[SeriesState], confidence: float) -> tuple[float | None, 
         return steady[0].level, steady[0].ci_low, steady[0].ci_high
     means = np.array([st.level for st in steady], dtype=float)
     mean = float(means.mean())
-    half = float(stats.t.ppf(0.5 + confidence / 2, means.size - 1) * means.std(ddof=1) / math.sqrt(means.size))
+    half = float(special.stdtrit(means.size - 1, 0.5 + confidence / 2) * means.std(ddof=1) / math.sqrt(means.size))
     return mean, mean - half, mean + half

@@ -24,7 +24,6 @@ the series settles at a worse level), **no steady state** (the end of the series
 
 from __future__ import annotations
 
-import functools
 import math
 from typing import Any
 
@@ -59,28 +58,41 @@ def outlier_mask(x: np.ndarray, window: int = OUTLIER_WINDOW, width: float = OUT
     med = np.empty(anchors.size)
     band = np.empty(anchors.size)
     chunk = max(1, 2_000_000 // w)
+    quantiles = _window_quantiles(w)
     for lo in range(0, anchors.size, chunk):
         win = views[anchors[lo:lo + chunk]]
-        med[lo:lo + chunk] = np.median(win, axis=1)
-        p10, p90 = np.percentile(win, [10.0, 90.0], axis=1)
+        med[lo:lo + chunk], p10, p90 = quantiles(win)
         band[lo:lo + chunk] = width * (p90 - p10)
     start = np.clip(np.arange(n) - w // 2, 0, n - w)  # each value's own window start, as Barrett's
     which = np.minimum(np.rint(start / step).astype(np.int64), anchors.size - 1)
     return np.abs(x - med[which]) > band[which]
 
 
-@functools.lru_cache(maxsize=256)
-def _t_quantile(p: float, df: int) -> float:
-    """Student's t quantile, remembered (a suite asks for the same few thousands of times; ~0.1 ms each)."""
-    from scipy import stats
-    return stats.t.ppf(p, df)
+def _window_quantiles(w: int) -> Any:
+    """A function of windows (rows of ``w`` values) giving their medians, 10th and 90th percentiles: the
+    numbers ``np.median`` and ``np.percentile(..., [10, 90])`` give, bit for bit, from one partition
+    of each row (numpy's percentile partitions the windows again, across the rows' stride: twice the
+    cost of the whole mask). Written out as numpy computes them: the median the mean of the two middle
+    values (the middle one for odd w), a percentile numpy's "linear" interpolation between two order
+    statistics (``_lerp``); ``tests/steady_state`` holds them to numpy's on random windows."""
+    virtual = (w - 1) * np.true_divide(np.array([10.0, 90.0]), 100)
+    below = np.floor(virtual).astype(np.intp)
+    above = np.minimum(below + 1, w - 1)
+    gamma = virtual - below
+    middle = [w // 2 - 1, w // 2] if w % 2 == 0 else [w // 2]
+    kth = sorted({*below.tolist(), *above.tolist(), *middle})
 
+    def quantiles(win: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        part = np.partition(win, kth, axis=1)
+        med = (part[:, middle[0]] + part[:, middle[1]]) / 2 if len(middle) == 2 else part[:, middle[0]]
+        out = []
+        for k in range(2):
+            a, b, t = part[:, below[k]], part[:, above[k]], gamma[k]
+            diff = b - a
+            out.append(b - diff * (1 - t) if t >= 0.5 else a + diff * t)
+        return med, out[0], out[1]
 
-@functools.lru_cache(maxsize=64)
-def _normal_quantile(p: float) -> float:
-    """The standard normal quantile, remembered (as ``_t_quantile``)."""
-    from scipy import stats
-    return float(stats.norm.ppf(p))
+    return quantiles
 
 
 def _differs(a: tuple[float, float, int], b: tuple[float, float, int], relevance: float, z: float) -> bool:
@@ -97,6 +109,9 @@ def _differs(a: tuple[float, float, int], b: tuple[float, float, int], relevance
 def steady_interval(values: np.ndarray, confidence: float) -> tuple[float, float, float]:
     """Mean of the steady values with a batch-means t interval (about sqrt(n) batches of about
     sqrt(n) consecutive values), which holds under the serial dependence iterations have."""
+    # stdtrit is scipy.stats.t.ppf, without importing scipy.stats (start-up)
+    from scipy import special
+
     m = values.size
     mean = float(values.mean())
     if m < 2:
@@ -106,13 +121,16 @@ def steady_interval(values: np.ndarray, confidence: float) -> tuple[float, float
     k = batches.size
     if k < 2 or float(np.ptp(batches)) == 0.0:
         return mean, mean, mean
-    half = float(_t_quantile(0.5 + confidence / 2, k - 1) * batches.std(ddof=1) / math.sqrt(k))
+    half = float(special.stdtrit(k - 1, 0.5 + confidence / 2) * batches.std(ddof=1) / math.sqrt(k))
     return mean, mean - half, mean + half
 
 
 def analyse(x: Any, *, penalty_factor: float, relevance: float, tail: float, confidence: float,
             min_size: int | None, lower_is_better: bool, outliers: bool = True) -> dict[str, Any]:
     """Everything the ``steady-state`` result says about one series, as plain values."""
+    # ndtri is scipy.stats.norm.ppf, without importing scipy.stats (start-up)
+    from scipy import special
+
     x = np.asarray(x, dtype=float)
     n = int(x.size)
     if n < MIN_LENGTH:
@@ -132,7 +150,7 @@ def analyse(x: Any, *, penalty_factor: float, relevance: float, tail: float, con
     ends = np.concatenate((kept[bounds[1:-1]], [n]))
     stat = [(p.mean, p.sd * p.sd, p.n) for p in parts]
     segs = tuple(cp.Segment(int(s), int(e), p.mean, p.sd) for s, e, p in zip(starts, ends, parts, strict=True))
-    z = _normal_quantile(0.5 + confidence / 2)
+    z = float(special.ndtri(0.5 + confidence / 2))
     window = n - max(size, int(math.ceil(tail * n)))
     last = len(segs) - 1
     in_tail = [j for j in range(len(segs)) if segs[j].end > window]
