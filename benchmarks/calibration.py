@@ -37,7 +37,7 @@ The ``change-scan`` detector over simulated histories of commits (``history_cali
 changes per series and the false discovery rate over suites without change, power and range
 coverage with one step); docs/methods/history.md shows its table.
 
-    python benchmarks/calibration.py --suites 100 [--jobs 1] [--markdown] [--seed 0]
+    python benchmarks/calibration.py --suites 100 [--jobs 1] [--markdown] [--by-model] [--seed 0]
 
 The regression gate over suites (``--fail-on-regression`` exits 1 when some verdict is
 "slower"): SEEDS suites of 100 benchmarks of 10, 20 or 30 runs each (drawn per benchmark), their
@@ -48,7 +48,8 @@ choose others; undeclared-hierarchy is left out by default, see SUITE_MODELS); p
 on the others, the share of the 10 it finds, and the false "slower" verdicts per suite; and the
 same for the plain gate (Mann-Whitney per benchmark, Benjamini-Hochberg over the suite). The
 verdicts are computed once per suite (the verdict step alone: it runs the diagnostics it reads
-itself, so it answers as in the default preset) and revised by each control.
+itself, so it answers as in the default preset) and revised by each control; ``--by-model`` adds the
+slowdowns found per noise model and run count, by the default control and by the plain gate.
 """
 
 from __future__ import annotations
@@ -288,10 +289,12 @@ def plain_gate(suite: pr.Suite) -> list[str]:
     return [b for b, p, s in zip(names, adjusted, slower, strict=True) if p < 0.05 and s]
 
 
-def run_suites(seeds: int, seed: int, executor=None, models: tuple[str, ...] = SUITE_MODELS) -> list[dict]:
+def run_suites(seeds: int, seed: int, executor=None, models: tuple[str, ...] = SUITE_MODELS,
+               by_model: dict | None = None) -> list[dict]:
     """Per control: the A/A gate rate (seeds where any verdict is "slower"), and with 10 of 100 truly 5%
     slower the gate rate, the share of those found and the false "slower" verdicts per suite; and the same
-    for the plain gate (Mann-Whitney and Benjamini-Hochberg)."""
+    for the plain gate (Mann-Whitney and Benjamini-Hochberg). ``by_model``, when given, is filled with the
+    slowdowns per (noise model, runs) and how many of them each gate found (where the power goes)."""
     rows = (*CONTROLS, "plain: Mann-Whitney + Benjamini-Hochberg")
     tallies = {c: {"aa": 0, "fired": 0, "found": 0, "false": 0} for c in rows}
 
@@ -309,6 +312,11 @@ def run_suites(seeds: int, seed: int, executor=None, models: tuple[str, ...] = S
             tallies[c]["fired"] += bool(slower & set(moved))
             tallies[c]["found"] += len(slower & set(moved))
             tallies[c]["false"] += len(slower - set(moved))
+            if by_model is not None:
+                for b in moved:
+                    cell = by_model.setdefault((b.split("-", 1)[1], len(suite[b][suite.systems[0]])), {})
+                    cell[c] = cell.get(c, 0) + (b in slower)
+                    cell["slowdowns"] = cell.get("slowdowns", 0) + (c == rows[0])
         print(f"  suite seed {i + 1}/{seeds}: {time.perf_counter() - start:.1f} s", file=sys.stderr)
     return [{"control": c, "aa": t["aa"] / seeds, "fired": t["fired"] / seeds,
              "found": t["found"] / (seeds * SUITE_CHANGED), "false": t["false"] / seeds}
@@ -330,6 +338,18 @@ def render_suites(rows: list[dict], seeds: int, markdown: bool) -> str:
     return "\n".join("  ".join(f"{c:<28}" for c in row) for row in [head, *lines])
 
 
+def render_by_model(by_model: dict, markdown: bool) -> str:
+    """The slowdowns per noise model and run count, and the share each gate found (``--by-model``)."""
+    default, plain = pr.get("verdict").suite_control, "plain: Mann-Whitney + Benjamini-Hochberg"
+    head = ["noise model", "runs", "slowdowns", f"found: verdict ({default})", "found: Mann-Whitney + BH"]
+    body = [[model, str(n), str(c["slowdowns"]), f"{c.get(default, 0) / c['slowdowns']:.0%}",
+             f"{c.get(plain, 0) / c['slowdowns']:.0%}"] for (model, n), c in sorted(by_model.items())]
+    if markdown:
+        return "\n".join(["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+                         + ["| " + " | ".join(c) + " |" for c in body])
+    return "\n".join("  ".join(f"{c:<26}" for c in row) for row in [head, *body])
+
+
 def check_suites(rows: list[dict], seeds: int) -> list[str]:
     """The default control's A/A gate rate must stay at most 5% plus two Monte-Carlo standard errors."""
     default = pr.get("verdict").suite_control
@@ -344,6 +364,8 @@ def main() -> int:
     ap.add_argument("--suites", type=int, default=0, metavar="SEEDS",
                     help="instead of the per-benchmark table: the regression gate on SEEDS A/A suites and as many "
                          f"with {SUITE_CHANGED} of {SUITE_BENCHMARKS} benchmarks truly {(SUITE_SLOWDOWN - 1) * 100:.0f}%% slower")
+    ap.add_argument("--by-model", action="store_true", help="with --suites: also the slowdowns found per noise "
+                    "model and run count (where the gate's power goes)")
     ap.add_argument("--flags", action="store_true", help="instead: the independence check's flags on clean series")
     ap.add_argument("--steps", action="store_true", help="after the summary, every comparing step's row")
     ap.add_argument("--models", default="", help="noise models (default: every one; with --suites: every flat "
@@ -369,11 +391,15 @@ def main() -> int:
     pool = cf.ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
     if args.suites:
         try:
-            rows = run_suites(args.suites, args.seed, pool, tuple(models) or SUITE_MODELS)
+            by_model: dict | None = {} if args.by_model else None
+            rows = run_suites(args.suites, args.seed, pool, tuple(models) or SUITE_MODELS, by_model)
         finally:
             if pool is not None:
                 pool.shutdown()
         print(render_suites(rows, args.suites, args.markdown))
+        if by_model is not None:
+            print()
+            print(render_by_model(by_model, args.markdown))
         bad = check_suites(rows, args.suites)
         for line in bad:
             print(f"OUT OF BOUNDS: {line}", file=sys.stderr)

@@ -884,7 +884,8 @@ def _trimmed(values: np.ndarray, trim: float) -> tuple[float, float, int]:
 
 
 def yuen_shift(x: Any, y: Any, confidence: float = 0.95, inflation: tuple[float, float] = (1.0, 1.0),
-               trim: float = 0.2, rounding: float = 0.0, inflation_precision: float = 0.0) -> ShiftResult:
+               trim: float = 0.2, rounding: float = 0.0, inflation_precision: float = 0.0,
+               df_inflation: tuple[float, float] | None = None) -> ShiftResult:
     """Difference of trimmed means of ``x`` and ``y`` with Yuen's (1974) interval and two-sided p-value.
 
     Robust to outliers like a rank test, but it keeps the size of the values: with serially
@@ -895,6 +896,8 @@ def yuen_shift(x: Any, y: Any, confidence: float = 0.95, inflation: tuple[float,
     step the values were recorded on (a coarse timer); its rounding variance step²/12 is added
     to each value's (Sheppard), so identical readings do not pass for noiseless ones.
     ``inflation_precision``: the relative variance of the taus as estimated (1/df grows by half of it).
+    ``df_inflation``: what each side's count is divided by for its degrees of freedom (default
+    ``inflation``: h dependent runs count as h / tau blocks; see :func:`_dependent_df`).
     Hand-written: scipy's ``ttest_ind(trim=)`` gives no interval, no inflation, no rounding.
     """
     from scipy import special
@@ -910,7 +913,8 @@ def yuen_shift(x: Any, y: Any, confidence: float = 0.95, inflation: tuple[float,
     grid = rounding * rounding / 12.0
     dx = (dx + grid * (xs.size - 1) / (hx * (hx - 1))) * tau_x
     dy = (dy + grid * (ys.size - 1) / (hy * (hy - 1))) * tau_y
-    nu_x, nu_y = max(hx / tau_x - 1.0, 1e-9), max(hy / tau_y - 1.0, 1e-9)
+    kappa_x, kappa_y = (tau_x, tau_y) if df_inflation is None else (max(1.0, float(k)) for k in df_inflation)
+    nu_x, nu_y = max(hx / kappa_x - 1.0, 1e-9), max(hy / kappa_y - 1.0, 1e-9)
     estimate = mx - my
     spread = dx + dy
     if spread == 0:
@@ -957,17 +961,19 @@ def _variance_df(placements: np.ndarray) -> float:
     return max(1.0, 2.0 * s2 * s2 / spread) if spread > 0 else math.inf
 
 
-def _dependent_df(df: float, n: int, tau: float) -> float:
+def _dependent_df(df: float, n: int, tau: float, kappa: float | None = None) -> float:
     """Degrees of freedom of a placement variance from ``n`` runs with long-run factor ``tau``: the placements'
     own precision divided by tau² (the variance of a variance grows with the dependence), but never below the
-    normal-theory count of the runs' worth, n/tau - 1 (blocks of dependent runs: a handful of independent ones)."""
+    normal-theory count of the runs' worth, n/kappa - 1 (``kappa`` default tau: blocks of dependent runs, a
+    handful of independent ones; a caller that knows the autocorrelations passes Bartlett's factor)."""
     if tau <= 1.0:
         return df
-    return max(df / (tau * tau), n / tau - 1.0, 1.0)
+    return max(df / (tau * tau), n / (tau if kappa is None else max(1.0, kappa)) - 1.0, 1.0)
 
 
 def studentized_rank_shift(x: Any, y: Any, confidence: float = 0.95, inflation: tuple[float, float] = (1.0, 1.0),
-                           inflation_precision: float = 0.0) -> ShiftResult:
+                           inflation_precision: float = 0.0, df_inflation: tuple[float, float] | None = None
+                           ) -> ShiftResult:
     """Hodges-Lehmann shift of ``x`` against ``y`` with the interval that inverts a studentised rank test.
 
     The rank-sum interval (:func:`hodges_lehmann`) assumes both samples have the same shape:
@@ -988,7 +994,8 @@ def studentized_rank_shift(x: Any, y: Any, confidence: float = 0.95, inflation: 
     ``inflation = (tau_x, tau_y)``: long-run variance factors of the two series (serially
     dependent runs): each sample's placement variance grows by its tau and its degrees of
     freedom shrink (:func:`_dependent_df`); ``inflation_precision``: the relative variance of the taus as
-    estimated (their uncertainty lowers the degrees of freedom: 1/df grows by half of it).
+    estimated (their uncertainty lowers the degrees of freedom: 1/df grows by half of it);
+    ``df_inflation``: the floor's divisor per side (default the taus; see :func:`_dependent_df`).
     O((m + n) log(m + n)) time and O(m + n) memory: no pair is formed (order statistics by
     counting). Hand-written: scipy.stats.brunnermunzel tests no shift and gives no interval.
     """
@@ -1011,7 +1018,8 @@ def studentized_rank_shift(x: Any, y: Any, confidence: float = 0.95, inflation: 
         return ShiftResult(estimate=float(estimate), ci_low=float(estimate), ci_high=float(estimate),
                            confidence=float(confidence), pvalue=1.0 if estimate == 0 else 0.0, exact=False,
                            inflation=max(tau_x, tau_y), method=method)
-    df_x, df_y = _dependent_df(_variance_df(p), m, tau_x), _dependent_df(_variance_df(q), n, tau_y)
+    kx, ky = (None, None) if df_inflation is None else df_inflation
+    df_x, df_y = _dependent_df(_variance_df(p), m, tau_x, kx), _dependent_df(_variance_df(q), n, tau_y, ky)
     spread = (a * a / df_x + b * b / df_y) / (a + b) ** 2 + inflation_precision / 2.0  # 1 / df
     df = max(1.0, 1.0 / spread) if spread > 0 else math.inf
     se = math.sqrt(a + b) * total  # of the count of pairs above the shift

@@ -158,3 +158,79 @@ def test_the_control_is_chosen_from_the_command_line(capsys):
     assert code == 1 and "regression: mandelbrot" in err and "regression: bubble" in err
     control = json.loads(out)["suite_verdict"]["details"]["suite_control"]  # the report says which, even "none"
     assert control["method"] == "none" and control["not_significant_over_suite"] == []
+
+
+# ------------------------------------------------------------------ Bartlett's degrees of freedom over a suite
+
+
+@pytest.mark.parametrize("phi", [0.0, 0.3, 0.5, 0.8])
+def test_bartlett_factor_is_the_sum_of_squared_autocorrelations_of_the_ar1(phi):
+    """kappa = sum over all lags of rho_k² (Bartlett 1946), for rho_k = phi^|k|: summed numerically here, from the
+    long-run factor tau = (1 + phi)/(1 - phi) the suite knows."""
+    from perfrigor_plugins.verdict.suite_control import bartlett_factor
+    tau = (1 + phi) / (1 - phi)
+    k = np.arange(-2000, 2001)
+    assert bartlett_factor(tau, 10) == pytest.approx(float(np.sum(phi ** (2 * np.abs(k)))))
+    assert bartlett_factor(tau, 10) <= tau  # never fewer degrees of freedom than the blocks count
+
+
+def test_bartlett_factor_gives_the_variance_of_the_sample_variance_of_dependent_runs():
+    """The reference is the simulation itself: the sample variance of n AR(1) runs has relative variance about
+    2 kappa / n (Bartlett), which is what the degrees of freedom n / kappa say (a chi² on nu df: 2 / nu)."""
+    from perfrigor_plugins.verdict.suite_control import bartlett_factor
+    rng = np.random.default_rng(4)
+    phi, n = 0.5, 400
+    series = np.stack([simulate.ar1(rng, n, phi) for _ in range(3000)])
+    relative = float(np.var(series.var(axis=1, ddof=1)) / np.mean(series.var(axis=1, ddof=1)) ** 2)
+    kappa = bartlett_factor((1 + phi) / (1 - phi), 10)
+    assert relative == pytest.approx(2 * kappa / n, rel=0.1)  # 2 * 1.667 / 400; tau's blocks say 2 * 3 / 400
+
+
+def test_bartlett_factor_keeps_the_blocks_count_from_20_runs():
+    """From 20 runs the long-run factor reads dependence beyond lag 2 (runs in groups), where Bartlett's
+    large-sample count overstates the variance's degrees of freedom: the factor is tau there."""
+    from perfrigor_plugins.verdict.suite_control import bartlett_factor
+    assert bartlett_factor(6.0, 19) == pytest.approx((36 + 1) / 12)
+    assert bartlett_factor(6.0, 20) == 6.0 and bartlett_factor(1.0, 10) == 1.0
+
+
+def test_yuen_shift_counts_the_degrees_of_freedom_it_is_given():
+    """Welch on each side's variance times tau, with n / kappa - 1 degrees of freedom per side (Welch-Satterthwaite)
+    rather than the blocks count n / tau - 1: computed here with scipy's t distribution."""
+    from scipy import stats as sps
+    rng = np.random.default_rng(1)
+    x, y = rng.normal(0.0, 1.0, 10), rng.normal(1.5, 1.0, 12)
+    taus, kappas = (3.0, 2.5), (5 / 3, 1.45)
+    got = pr.stats.yuen_shift(x, y, 0.95, inflation=taus, trim=0.0, df_inflation=kappas)
+    vx, vy = taus[0] * x.var(ddof=1) / 10, taus[1] * y.var(ddof=1) / 12
+    nu = (10 / kappas[0] - 1, 12 / kappas[1] - 1)
+    df = (vx + vy) ** 2 / (vx * vx / nu[0] + vy * vy / nu[1])
+    t = (x.mean() - y.mean()) / np.sqrt(vx + vy)
+    assert got.df == pytest.approx(df) and got.pvalue == pytest.approx(2 * sps.t.sf(abs(t), df))
+    blocks = pr.stats.yuen_shift(x, y, 0.95, inflation=taus, trim=0.0)
+    assert blocks.df < got.df and blocks.pvalue > got.pvalue  # the blocks count: fewer df, a larger p-value
+    assert pr.stats.yuen_shift(x, y, 0.95, inflation=taus, trim=0.0, df_inflation=taus).df == pytest.approx(blocks.df)
+
+
+@pytest.mark.slow
+def test_the_gate_finds_the_slowdowns_of_dependent_10_run_benchmarks_and_keeps_its_level():
+    """Where Bartlett's degrees of freedom act: 10 dependent runs a benchmark (periodic, AR(1) with a drift,
+    a level shift, beside independent ones), 10 of 40 truly 5% slower. With them the gate found 14 of 50 on these
+    seeds, with the blocks count n/tau - 1 it found 6. The level: suites of unchanged AR(1) benchmarks at 10 runs,
+    where the degrees of freedom matter most, say "changed" at most 5% (+ MC error) of the time unadjusted, and
+    the gate stays quiet."""
+    calibration = _calibration_script()
+    mixed = ("periodic", "ar1-drift", "level-shift", "iid-normal")
+    found = false = 0
+    for i in range(5):
+        suite, verdicts, moved = calibration.suite_verdicts(7000 + i, 10, benchmarks=40, sizes=(10,), models=mixed)
+        slower = set(calibration.gate(suite, verdicts, "benjamini-hochberg"))
+        found, false = found + len(slower & set(moved)), false + len(slower - set(moved))
+    assert found >= 10 and false <= 1, (found, false)
+    alarms = []
+    for i in range(5):
+        suite, verdicts, _ = calibration.suite_verdicts(7500 + i, 0, benchmarks=40, sizes=(10,), models=("ar1",))
+        revised = [v for r in pr.get("verdict").revise(suite, verdicts).values() for v in r.values()]
+        assert not any(v.outcome == "slower" for v in revised)
+        alarms += [v.details["pvalue"] < 0.05 for v in revised]
+    assert np.mean(alarms) <= 0.05 + 2 * simulate.Rates.standard_error(0.05, len(alarms)), np.mean(alarms)

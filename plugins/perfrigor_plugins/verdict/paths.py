@@ -476,7 +476,8 @@ def recompute_shift(recipe: Mapping[str, Any], old: pr.Sample, new: pr.Sample, o
         y = _sliced(new, c0 - offsets[1], None if c1 is None else c1 - offsets[1], cw)
         t = tuple(p.get("taus", recipe["taus"])) if taus is None else taus
         e = p.get("precision", recipe["precision"]) if precision is None else precision
-        results.append(shift(x, y, confidence, t, e, p.get("statistic", "auto")))
+        k = recipe.get("df_taus") if taus is None else None  # over a suite: Bartlett's (suite_control)
+        results.append(shift(x, y, confidence, t, e, p.get("statistic", "auto"), tuple(k) if k else None))
     if len(results) == 1:
         return answer_of(results[0]), results
     return hull(results), results

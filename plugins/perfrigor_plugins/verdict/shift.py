@@ -78,12 +78,15 @@ def too_few_for_ranks(m: int, n: int, confidence: float) -> bool:
 
 
 def shift(old: pr.Sample, new: pr.Sample, confidence: float, taus: tuple[float, float] = (1.0, 1.0),
-          precision: float = 0.0, statistic: str = "auto") -> pr.ShiftComparison:
+          precision: float = 0.0, statistic: str = "auto", df_taus: tuple[float, float] | None = None
+          ) -> pr.ShiftComparison:
     """The typical run's speedup with its interval and p-value (dual: p < 1 - confidence exactly when the
     interval excludes 1); ``taus``: long-run variance factors of the two series, ``precision`` their
     relative variance as estimated (see ``pr.stats.studentized_rank_shift``); ``statistic``: "auto" (the
     choice of the module docstring), or the one a recomputation at another level keeps ("median",
-    "geometric mean"), so that the answers at all levels are one family of intervals."""
+    "geometric mean"), so that the answers at all levels are one family of intervals; ``df_taus``: what each
+    side's runs are divided by for the degrees of freedom of its variance (default ``taus``; over a suite,
+    Bartlett's factor: :func:`.suite_control.bartlett_factor`)."""
     raw_x, raw_y = old.flat, new.flat
     x, y = np.log(raw_x), np.log(raw_y)
     grid = resolution(np.concatenate([raw_x, raw_y]))
@@ -92,20 +95,21 @@ def shift(old: pr.Sample, new: pr.Sample, confidence: float, taus: tuple[float, 
         statistic = "geometric mean"
     if statistic == "geometric mean":
         res = pr.stats.yuen_shift(x, y, confidence, inflation=taus, trim=0.0, rounding=grid or 0.0,
-                                  inflation_precision=precision)
+                                  inflation_precision=precision, df_inflation=df_taus)
     elif step:  # a coarse timer: the ranks alone, widened by the grid
-        res = pr.stats.studentized_rank_shift(x, y, confidence, inflation=taus, inflation_precision=precision)
+        res = pr.stats.studentized_rank_shift(x, y, confidence, inflation=taus, inflation_precision=precision,
+                                              df_inflation=df_taus)
         statistic = "median"
         if res.ci_low is not None:
             # the ranks know nothing of the grid: half a step either way, and the p-value of the widened
             # interval (the test of a shift of half a step toward the estimate: the interval moves with it)
             toward = math.copysign(step, res.estimate)
             moved = pr.stats.studentized_rank_shift(x - toward, y, confidence, inflation=taus,
-                                                    inflation_precision=precision)
+                                                    inflation_precision=precision, df_inflation=df_taus)
             res = attrs.evolve(res, ci_low=res.ci_low - step, ci_high=res.ci_high + step,
                                pvalue=moved.pvalue if abs(res.estimate) > step else 1.0)
     else:
-        res, statistic = ranks_and_magnitudes(x, y, confidence, taus, precision), "median"
+        res, statistic = ranks_and_magnitudes(x, y, confidence, taus, precision, df_taus), "median"
     lib = old.lower_is_better
     low, high = interval_from_shift(res.ci_low, res.ci_high, lib)
     speedup = speedup_from_shift(res.estimate, lib)
@@ -123,7 +127,7 @@ def shift(old: pr.Sample, new: pr.Sample, confidence: float, taus: tuple[float, 
 
 
 def ranks_and_magnitudes(x: np.ndarray, y: np.ndarray, confidence: float, taus: tuple[float, float],
-                         precision: float) -> pr.stats.ShiftResult:
+                         precision: float, df_taus: tuple[float, float] | None = None) -> pr.stats.ShiftResult:
     """The Hodges-Lehmann shift, tested by the studentised rank test and Yuen's 10%-trimmed means together.
 
     Both are robust to heavy tails; ranks are the more powerful near no change, trimmed means
@@ -136,10 +140,11 @@ def ranks_and_magnitudes(x: np.ndarray, y: np.ndarray, confidence: float, taus: 
     """
     alpha = 1.0 - confidence
     half = 1.0 - alpha / 2.0
-    rank = pr.stats.studentized_rank_shift(x, y, confidence, inflation=taus, inflation_precision=precision)
-    rank_half = pr.stats.studentized_rank_shift(x, y, half, inflation=taus, inflation_precision=precision)
-    trim = pr.stats.yuen_shift(x, y, confidence, inflation=taus, trim=TRIM, inflation_precision=precision)
-    trim_half = pr.stats.yuen_shift(x, y, half, inflation=taus, trim=TRIM, inflation_precision=precision)
+    kw = {"inflation": taus, "inflation_precision": precision, "df_inflation": df_taus}
+    rank = pr.stats.studentized_rank_shift(x, y, confidence, **kw)
+    rank_half = pr.stats.studentized_rank_shift(x, y, half, **kw)
+    trim = pr.stats.yuen_shift(x, y, confidence, trim=TRIM, **kw)
+    trim_half = pr.stats.yuen_shift(x, y, half, trim=TRIM, **kw)
 
     def ends(r: pr.stats.ShiftResult) -> tuple[float, float]:
         return (-math.inf, math.inf) if r.ci_low is None else (r.ci_low, r.ci_high)

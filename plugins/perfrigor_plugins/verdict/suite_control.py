@@ -3,7 +3,8 @@ together, and intervals that agree with the decisions.
 
 1. **Pooled dependence** (``dependence = "suite"``): a suite measured by one harness shares its
    serial dependence; every benchmark's widening is re-estimated with the suite's evidence
-   (:func:`.dependence.pooled`) and its answer recomputed (``Path.recipe``).
+   (:func:`.dependence.pooled`) and its answer recomputed (``Path.recipe``); with the dependence known, a
+   short series' variance counts Bartlett's degrees of freedom, not the blocks count (:func:`bartlett_factor`).
 2. **Decided together** (``suite_control``, :mod:`.multiplicity`): the p-values adjusted
    (Benjamini-Hochberg or Holm); a change counts only where its adjusted p-value reaches the level.
 3. **Intervals that agree**: every interval is recomputed at the level that makes it the dual of
@@ -17,7 +18,7 @@ together, and intervals that agree with the decisions.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -153,13 +154,40 @@ def _pool(suite: pr.Suite, verdicts: Mapping[str, pr.Verdict], pairs: Mapping[st
     observations = [dependence.Observation.from_dict(poolable[b].details["dependence"]) for b in names]
     widenings = dict(zip(names, dependence.pooled(observations), strict=True))
     answers, recipes = {}, {}
-    for b in names:
+    for b, o in zip(names, observations, strict=True):
         old = poolable[b].details["recipe"]
         w = widenings[b]
         fresh = {**old, "taus": list(w.taus), "precision": w.precision,
+                 "df_taus": [bartlett_factor(t, n) for t, n in zip(w.taus, o.n, strict=True)] if w.pooled else None,
                  "parts": [{**p, "statistic": "auto"} for p in old["parts"]]}
         answers[b], recipes[b] = recompute(fresh, suite, b, pairs[b], confidence)
     return widenings, answers, recipes
+
+
+def bartlett_factor(tau: float, n: int) -> float:
+    """What a dependent series' run count is divided by for the degrees of freedom of its variance, once its
+    dependence is known (pooled over the suite): Bartlett's (1946) Var s² ~ 2 sigma⁴ kappa / n, kappa = sum of
+    the squared autocorrelations over all lags.
+
+    Below 20 runs the verdict's long-run factor is an AR(1)'s (rho_k = phi^k, tau = (1 + phi)/(1 - phi)),
+    whose kappa = (1 + phi²)/(1 - phi²) = (tau² + 1)/(2 tau): about half of tau for strong dependence, so
+    n runs give a variance worth 2n/(tau + 1/tau) of them, not n/tau (the blocks count a benchmark alone
+    keeps). From 20 runs the lag window reads dependence beyond lag 2 (runs grouped in invocations), for
+    which Bartlett's large-sample formula overstates the degrees of freedom (30 runs in 3 invocations
+    hold a variance of about 2): the blocks count, tau.
+    """
+    tau = max(1.0, float(tau))
+    return tau if n >= 20 else (tau * tau + 1.0) / (2.0 * tau)
+
+
+def _spread_note(n: Mapping[str, int], df_taus: Sequence[float] | None, taus: Sequence[float]) -> str:
+    """The end of the widening's sentence over a suite: how many runs' worth each side's spread counts, where
+    Bartlett's count (:func:`bartlett_factor`) gives more than the blocks count would."""
+    if not df_taus or len(n) != len(df_taus) or all(k >= t - 1e-12 for k, t in zip(df_taus, taus, strict=True)):
+        return ""
+    sides = list(dict.fromkeys(f"{c / k:.0f} of {c}" for c, k in zip(n.values(), df_taus, strict=True)))
+    worth = " and ".join(sides) + (" runs each" if len(sides) < len(n) else " runs")
+    return f"; their spread is known as from {worth} (Bartlett's degrees of freedom)"
 
 
 def _rebuilt(step: VerdictStep, v: pr.Verdict, base: Answer, at_level: Answer, p_raw: float, found: bool,
@@ -174,7 +202,7 @@ def _rebuilt(step: VerdictStep, v: pr.Verdict, base: Answer, at_level: Answer, p
         notes = [n for n in notes if not n.startswith(paths.WIDENING_NOTE)]
         note = paths.widening_note(widening)
         if note:
-            notes.append(note)
+            notes.append(note + _spread_note(details.get("n") or {}, (recipe or {}).get("df_taus"), widening.taus))
         details["tau"] = list(widening.taus)
         details["widening"] = {"tau": widening.tau, "pooled": True}
     alone = UNCLEAR if details.get("unclear") else outcome(base, step.threshold)
