@@ -72,7 +72,8 @@ def main() -> None:
             ksfit.refit = counting
             try:
                 start = cpu_seconds()
-                windowed = ksfit.ksfit_batch(x[None], args.refits, np.random.default_rng(seed))
+                windowed = ksfit.ksfit_batch(x[None], args.refits, np.random.default_rng(seed),
+                                                window=ksfit.WINDOW)
                 t_window = cpu_seconds() - start
             finally:
                 ksfit.refit = REFIT

@@ -22,6 +22,7 @@ Names no method: what a segment means (a warm-up, a regression) is for the plugi
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -55,6 +56,10 @@ def _series(values: Any, what: str = "series") -> np.ndarray:
     return x
 
 
+#: log(2 pi) as numpy computes it (once, not on every cost evaluation)
+_LOG_2PI = np.log(2.0 * np.pi)
+
+
 @attrs.frozen(eq=False)
 class MeanVarCost:
     """Gaussian cost of a change in mean and variance: ``m * (log(2 pi) + log(var) + 1)``.
@@ -86,7 +91,7 @@ class MeanVarCost:
         with np.errstate(divide="ignore", invalid="ignore"):
             var = (b - a * a / m) / m
         var = np.where(var > self.floor, var, self.floor)
-        return m * (np.log(2.0 * np.pi) + np.log(var) + 1.0)
+        return m * (_LOG_2PI + np.log(var) + 1.0)
 
 
 @attrs.frozen(eq=False)
@@ -208,24 +213,39 @@ def optimal_partition(cost: Cost, penalty: float, min_size: int = 2, max_candida
     return _refine(cost, changes, min_size)
 
 
+#: PELT on at most this many positions evaluates the built-in costs of every (start, end) pair at once
+#: (m^2 values, 320 KB): on short series numpy's per-call time, not the arithmetic, is PELT's cost
+TABLE_POSITIONS = 200
+
+
 def _pelt(cost: Cost, positions: np.ndarray, penalty: float, min_size: int) -> np.ndarray:
     """PELT over the allowed ``positions`` (sorted, from 0 to n): segment starts of the optimum."""
     m = positions.size
+    # for each end, the last start at least min_size before it
+    newest_of = (np.searchsorted(positions, positions - min_size, side="right") - 1).tolist()
+    table = None
+    if m <= TABLE_POSITIONS and type(cost) in (MeanVarCost, MeanCost):
+        # every cost PELT may ask for, element by element the numbers of cost(starts, end)
+        with np.errstate(all="ignore"):
+            table = cost(positions[:, None], positions[None, :])
+        if np.isfinite(table).all():
+            return _pelt_table(table.T.tolist(), positions, float(penalty), newest_of)
     F = np.full(m, np.inf)  # F[j]: the best cost of positions[:j] (inf: no segmentation fits)
     F[0] = -penalty
     last = np.zeros(m, dtype=np.int64)
     cands = np.zeros(0, dtype=np.int64)  # indices into positions: possible starts of the last segment
     added = -1
+    ends = positions.tolist()
     for j in range(1, m):
-        t = int(positions[j])
-        newest = int(np.searchsorted(positions, t - min_size, side="right")) - 1
+        t = ends[j]
+        newest = newest_of[j]
         if newest > added:  # starts now at least min_size before t
             fresh = np.arange(added + 1, newest + 1)
             cands = np.concatenate((cands, fresh[np.isfinite(F[fresh])]))
             added = newest
         if cands.size == 0:
             continue
-        vals = F[cands] + cost(positions[cands], t)
+        vals = F[cands] + (cost(positions[cands], t) if table is None else table[cands, j])
         i = int(np.argmin(vals))
         F[j] = vals[i] + penalty
         last[j] = cands[i]
@@ -234,6 +254,37 @@ def _pelt(cost: Cost, positions: np.ndarray, penalty: float, min_size: int) -> n
     j = m - 1
     while j > 0:
         j = int(last[j])
+        if j > 0:
+            out.append(int(positions[j]))
+    return np.array(out[::-1], dtype=np.int64)
+
+
+def _pelt_table(costs: list[list[float]], positions: np.ndarray, penalty: float, newest_of: list[int]) -> np.ndarray:
+    """``_pelt`` from the cost of every (end, start) pair (``costs[j][i]``), in Python floats: the same
+    additions and comparisons, so the same optimum, without numpy's per-call time on a few values."""
+    m = len(costs)
+    F = [math.inf] * m
+    F[0] = -penalty
+    last = [0] * m
+    cands: list[int] = []
+    added = -1
+    for j in range(1, m):
+        newest = newest_of[j]
+        if newest > added:
+            cands.extend(i for i in range(added + 1, newest + 1) if math.isfinite(F[i]))
+            added = newest
+        if not cands:
+            continue
+        col = costs[j]
+        vals = [F[i] + col[i] for i in cands]
+        best = min(vals)  # the first of equal minima, as np.argmin
+        F[j] = best + penalty
+        last[j] = cands[vals.index(best)]
+        cands = [i for i, v in zip(cands, vals, strict=True) if v <= F[j]]
+    out = []
+    j = m - 1
+    while j > 0:
+        j = last[j]
         if j > 0:
             out.append(int(positions[j]))
     return np.array(out[::-1], dtype=np.int64)

@@ -67,17 +67,44 @@ def test_the_window_saves_most_of_the_work(monkeypatch):
     assert windowed < 0.3 * full, (windowed, full)
 
 
-def test_a_replicate_on_the_windows_edge_is_searched_again(monkeypatch):
+def test_a_replicate_on_the_windows_edge_is_searched_above_it(monkeypatch):
     searched = []
     real = em.bic_search
 
     def spy(x, max_components=9, *args, **kwargs):
-        searched.append((x.shape[0], max_components))
+        searched.append((x.shape[0], kwargs.get("min_components", 1), max_components))
         return real(x, max_components, *args, **kwargs)
 
     monkeypatch.setattr(em, "bic_search", spy)
     _run(data_sets()["one normal (K = 1)"], 0)  # window 0: every replicate choosing K = 1 is on the edge
-    assert searched[1][1] == 1 and searched[2][1] == 6  # the window (G = 1), then every G for the edge
+    assert searched[1][1:] == (1, 1) and searched[2][1:] == (2, 6)  # the window (G = 1), then G = 2..6 only
+
+
+@pytest.mark.parametrize("name", list(data_sets()))
+def test_edge_replicates_searched_above_the_window_keep_the_full_search_statistics(name):
+    # window 0: every replicate whose best G is the data's K is searched again above it and keeps the
+    # larger BIC of the two searches (ties: the window's smaller G), as the full search chooses; those
+    # whose best G is below K are not searched above (the window's inexactness, here at its widest)
+    x = data_sets()[name]
+    full, edge = _run(x, None), _run(x, 0)
+    k = int(full.fit.n_components[0])
+    on_edge = edge.bootstrap_components >= k
+    assert on_edge.sum() >= 10
+    np.testing.assert_array_equal(edge.bootstrap[on_edge], full.bootstrap[on_edge])
+    np.testing.assert_array_equal(edge.bootstrap_components[on_edge], full.bootstrap_components[on_edge])
+    if name == "one normal (K = 1)":  # G = 1 is every replicate's window: the full search's choices throughout
+        assert on_edge.all() and (full.bootstrap_components > 1).any()
+
+
+def test_a_search_from_min_components_fits_what_the_whole_search_fits():
+    rng = np.random.default_rng(7)
+    x = np.stack([PLAIN.sample(80, rng) for _ in range(6)])
+    with np.errstate(all="ignore"):
+        whole = em.bic_search(x, max_components=6)
+        upper = em.bic_search(x, max_components=6, min_components=3)
+    assert np.isnan(upper.bic[:, :2]).all()
+    np.testing.assert_array_equal(upper.bic[:, 2:], whole.bic[:, 2:])
+    np.testing.assert_array_equal(upper.loglik[:, 2:], whole.loglik[:, 2:])
 
 
 def test_the_gmm_fit_test_searches_every_g_unless_asked():

@@ -738,8 +738,8 @@ def _final_parameters(x: np.ndarray, w: np.ndarray, mu: np.ndarray, var: np.ndar
 
 
 def bic_search(x: np.ndarray, max_components: int = 9, models: tuple[str, ...] = MODELS,
-               bins_for: int | None = None, threads: int | None = None) -> BicSearch:
-    """Fit G = 1..max_components for each model on every row of ``x`` (B, n) and keep the best BIC.
+               bins_for: int | None = None, threads: int | None = None, min_components: int = 1) -> BicSearch:
+    """Fit G = min_components..max_components for each model on every row of ``x`` (B, n) and keep the best BIC.
 
     Ties go to the smaller G, then to "E" (mclust's order). Rows need not be sorted.
     Rows of more than ``BIN_ABOVE`` runs are fitted through bins of neighbouring runs
@@ -748,6 +748,8 @@ def bic_search(x: np.ndarray, max_components: int = 9, models: tuple[str, ...] =
     this many components, so that a search over fewer G fits the very same bins.
     ``threads`` (default ``THREADS``): how many G may be fitted side by side on large inputs
     (1: in turn; the same numbers, less CPU time in all when the cores are busy anyway).
+    ``min_components``: the G below it are not fitted (NaN in the table): each G's EM is
+    independent of the others, so the G searched are those of the whole search.
     """
     x = np.sort(np.atleast_2d(np.asarray(x, dtype=float)), axis=1)
     b, n = x.shape
@@ -779,11 +781,11 @@ def bic_search(x: np.ndarray, max_components: int = 9, models: tuple[str, ...] =
         # both models stacked along the batch axis: one batched EM per G
         return fit_batch(stacked_x, g, equal, stacked_scale, raw=x, bins=stacked_bins, tails=tails)
 
-    sizes = range(1, min(gmax, n) + 1)
+    sizes = range(max(1, int(min_components)), min(gmax, n) + 1)
     if len(sizes) > 1 and len(use) * b * width * gmax * (len(sizes) - 1) <= PAD_MAX_ELEMENTS:
         # small input: all G in one padded EM loop (numpy's per-call overhead dominates)
-        results = {1: fit_g(1), **fit_sizes(stacked_x, sizes, equal, stacked_scale, raw=x,
-                                            bins=stacked_bins)}
+        results = {**({1: fit_g(1)} if 1 in sizes else {}),
+                   **fit_sizes(stacked_x, sizes, equal, stacked_scale, raw=x, bins=stacked_bins)}
     elif (threads or THREADS) > 1 and THREAD_MIN_ELEMENTS <= b * width * gmax <= THREAD_MAX_ELEMENTS:
         # numpy releases the GIL in its loops: the G's run side by side on big inputs
         with ThreadPoolExecutor(threads or THREADS) as pool:

@@ -9,15 +9,18 @@ the batch axis of :func:`em.bic_search`.
 The windowed search (opt-in: ``window``): a replicate drawn from a K-component mixture is
 first searched over G = 1..K + ``window`` only (the EM of each G is independent of the
 others, so those fits are the full search's); a replicate whose best G lands on the
-window's top edge, where BIC may still be rising, is searched again over every G. The
-chosen G, hence the refitted mixture and the KS distance, are then those of the full search
+window's top edge, where BIC may still be rising, is then searched over the G above the
+window (K + window + 1..max) and keeps the larger BIC of the two searches. The chosen G,
+hence the refitted mixture and the KS distance, are then those of the full search
 unless BIC peaks again beyond the window after falling inside it, which EM's local optima
 make possible (G = 4 and 5 stuck in poor optima, G = 6 far better): measured on 20 data sets
 at n = 1000 with 500 refits (benchmarks/ksfit_window.py), identical on 19, and on the 20th
 (gamma-distributed, K = 4) 6 of 500 replicates differ and the p-value moves from 0.436 to
 0.448; 23 of 1,200 replicates differ at n = 60, 3 of 2,400 at n = 300. So the full search
-stays the default: the windowed one is 7-25x cheaper and not exact. Fixed-K or warm-started
-refits would be cheaper still, but they change the test (p 0.36 -> 0.09): not offered.
+stays the default: the windowed one is 3-30x cheaper (10-132 single searches, median 43),
+not exact, and still above 40 single searches on 12 of the 20 data sets (docs/performance.md).
+Fixed-K or warm-started refits would be cheaper still, but they change the test (p 0.36 -> 0.09):
+not offered.
 """
 
 from __future__ import annotations
@@ -88,13 +91,20 @@ class KsFitBatch:
     fit: em.BicSearch
 
 
+def _best_bic(fit: em.BicSearch) -> np.ndarray:
+    """The chosen fit's BIC of every row (-inf where every fit failed)."""
+    return np.where(np.isnan(fit.bic), -np.inf, fit.bic).reshape(fit.bic.shape[0], -1).max(axis=1)
+
+
 def refit(boot: np.ndarray, top: np.ndarray, max_components: int, models: tuple[str, ...],
           window: int | None = WINDOW) -> tuple[np.ndarray, np.ndarray]:
     """The KS distance of every replicate (row of ``boot``) to its refitted mixture, and its chosen G.
 
     ``top`` (B,): the fitted K of the data set each replicate was drawn from. With ``window``,
-    G is searched over 1..K + window first and over 1..max_components only for replicates
-    whose best G is that window's top (see the module's docstring); None: every G at once.
+    G is searched over 1..K + window first; a replicate whose best G is that window's top
+    (see the module's docstring) is then searched over the G above it, K + window + 1..
+    ``max_components``, and keeps whichever BIC is larger (ties to the smaller G, as the
+    full search breaks them). None: every G at once.
     """
     b = boot.shape[0]
     limit = np.full(b, max_components) if window is None else np.minimum(top + window, max_components)
@@ -103,13 +113,17 @@ def refit(boot: np.ndarray, top: np.ndarray, max_components: int, models: tuple[
         rows = np.flatnonzero(limit == g)
         # (G in turn: a bootstrap's many fits keep the cores busy; threads cost CPU time for little)
         fit = em.bic_search(boot[rows], max_components=int(g), models=models, bins_for=max_components, threads=1)
-        edge = fit.n_components == g
-        if g < max_components and edge.any():  # BIC may rise beyond the window: search every G
-            again = em.bic_search(boot[rows[edge]], max_components=max_components, models=models, threads=1)
-            out = np.flatnonzero(~edge)
-            ks[rows[edge]] = ks_distances(boot[rows[edge]], again.weights, again.means, again.sds)
-            chosen[rows[edge]] = again.n_components
-            rows, fit = rows[out], em.BicSearch(*(getattr(fit, f.name)[out] for f in attrs.fields(em.BicSearch)))
+        edge = np.flatnonzero(fit.n_components == g) if g < max_components else np.empty(0, dtype=np.intp)
+        if edge.size:  # BIC may rise beyond the window: search the G above it
+            above = em.bic_search(boot[rows[edge]], max_components=max_components, models=models, threads=1,
+                                  min_components=int(g) + 1)
+            wins = _best_bic(above) > _best_bic(fit)[edge]  # equal: the smaller G, the window's
+            up = rows[edge[wins]]
+            ks[up] = ks_distances(boot[up], above.weights[wins], above.means[wins], above.sds[wins])
+            chosen[up] = above.n_components[wins]
+            keep = np.ones(rows.size, dtype=bool)
+            keep[edge[wins]] = False
+            rows, fit = rows[keep], em.BicSearch(*(getattr(fit, f.name)[keep] for f in attrs.fields(em.BicSearch)))
         ks[rows] = ks_distances(boot[rows], fit.weights, fit.means, fit.sds, width=max_components)
         chosen[rows] = fit.n_components
     return ks, chosen

@@ -40,17 +40,33 @@ MatchedMode = pr.MatchedMode
 ModeComparison = pr.ModeComparison
 
 
+#: a sample's modes are kept in the workspace up to this many runs (the key holds the values)
+MEMO_MAX_RUNS = 100_000
+
+
 def _fit_modes(values: np.ndarray, max_components: int, model: str, separation: float, min_gap: float,
                min_component_runs: int) -> tuple[Mixture | None, list[Mode]]:
-    """The mixture and its modes; one mode (no mixture) when none can be fitted (too few distinct values)."""
+    """The mixture and its modes; one mode (no mixture) when none can be fitted (too few distinct values).
+
+    Kept in the task's workspace: ``prepare`` and ``compare`` both ask for each system's modes.
+    """
     from .fitting import fit_mixture  # (the EM engine is imported when a mixture is fitted)
 
+    ws = pr.current_workspace() if values.size <= MEMO_MAX_RUNS else None
+    key = ("perfrigor_plugins.gmm", "modes", values.tobytes(), max_components, model, separation, min_gap,
+           min_component_runs)
+    found = None if ws is None else ws.get(key)
+    if found is not None:
+        return found[0], list(found[1])
     try:
         fit = fit_mixture(values, max_components, model, min_component_runs=min_component_runs)[2]
     except pr.DataError:
         return None, [Mode((0,), float(np.median(values)), 1.0)]
     mix = fit.mixture()
-    return mix, supported_modes(mix, values.size, fit.bic_gain, separation, min_gap, min_component_runs)
+    modes = supported_modes(mix, values.size, fit.bic_gain, separation, min_gap, min_component_runs)
+    if ws is not None:
+        ws.put(key, (mix, tuple(modes)))
+    return mix, modes
 
 
 def _labels(mix: Mixture | None, modes: list[Mode], values: np.ndarray) -> np.ndarray:
