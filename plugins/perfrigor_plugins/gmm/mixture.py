@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import attrs
 import numpy as np
 
@@ -78,12 +80,11 @@ class Mixture:
 
     def quantile(self, q: float) -> float:
         """The q-quantile (VARCORE's ``quantile_Mclust``), by bracketing root finding on the CDF."""
-        from scipy import optimize
         if not 0.0 < q < 1.0:
             raise ValueError(f"quantile level must lie in (0, 1), got {q!r}")
-        lo = float(np.min(self.means - 40 * self.sds))
-        hi = float(np.max(self.means + 40 * self.sds))
-        return float(optimize.brentq(lambda t: float(self.cdf(t)) - q, lo, hi, xtol=1e-14, rtol=4 * np.finfo(float).eps))
+        lo = np.array([np.min(self.means - 40 * self.sds)])
+        hi = np.array([np.max(self.means + 40 * self.sds)])
+        return float(bisect(lambda t: self.cdf(t) - q, lo, hi, xtol=1e-14)[0])
 
     def sample(self, size: int | tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
         """Draw a label C ~ Categorical(weights), then N(mu_C, sigma_C)."""
@@ -138,9 +139,8 @@ class Mixture:
         section 6.4: every mode lies in [min mu, max mu]; the sign of f' is
         scanned on a grid with step <= sigma_k / 50 around every component
         (plus a uniform grid of the whole interval) and each + to - change is
-        refined by Brent's method (exact zeros of f', if any, lie inside a bracket).
+        refined by bisection (exact zeros of f', if any, lie inside a bracket).
         """
-        from scipy import optimize
         lo, hi = float(self.means.min()), float(self.means.max())
         step = float(self.sds.min()) / 50
         if hi == lo:  # normals sharing one mean: one mode, at it
@@ -156,5 +156,22 @@ class Mixture:
         s = np.concatenate([self._score_grid(grid[i:i + block]) for i in range(0, grid.size, block)])
         idx = np.flatnonzero(s != 0)  # (exact zeros, if any, sit inside a bracket)
         change = np.flatnonzero((s[idx[:-1]] > 0) & (s[idx[1:]] < 0))
-        found = [optimize.brentq(self._score, grid[idx[k]], grid[idx[k + 1]], xtol=1e-13) for k in change]
-        return np.asarray(found, dtype=float)
+        return bisect(self._score, grid[idx[change]], grid[idx[change + 1]], xtol=1e-13)
+
+
+def bisect(f: Callable[[np.ndarray], np.ndarray], lo: np.ndarray, hi: np.ndarray, xtol: float) -> np.ndarray:
+    """A root of ``f`` in each bracket [lo, hi] (f changes sign across it), to ``xtol`` plus 4 ulps.
+
+    Bisection, every bracket at once: a mixture's few roots cost one vectorised ``f`` a halving,
+    and scipy.optimize (whose ``brentq`` takes one bracket a call) is not imported, a tenth of a
+    second of every command's start-up.
+    """
+    lo, hi = np.array(lo, dtype=float), np.array(hi, dtype=float)
+    low_sign = np.sign(f(lo))
+    for _ in range(200):  # 2^-200 of any float bracket: beyond the tolerance long before
+        mid = 0.5 * (lo + hi)
+        if np.all(hi - lo <= xtol + 4 * np.finfo(float).eps * np.abs(mid)):
+            break
+        same = np.sign(f(mid)) == low_sign
+        lo, hi = np.where(same, mid, lo), np.where(same, hi, mid)
+    return 0.5 * (lo + hi)
