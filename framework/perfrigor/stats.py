@@ -255,9 +255,9 @@ def kendall_s(z: Any) -> int:
 
     O(n log n): S = pairs - tied pairs - 2 x (pairs with z_i > z_j), the last the inversions of
     the stable sort's permutation, counted by a bottom-up merge sort (each pass one stable sort
-    of two sorted runs per block, a merge, and a sum of where the left half's values went). Written by hand: scipy's is
-    inside ``scipy.stats.kendalltau``, whose import costs a command 0.5-1 s; the same S as
-    tau-b x sqrt(n0 (n0 - n2)) rounded (``tests/test_stats_ranks.py``)."""
+    of two sorted runs per block, a merge, and a sum of where the left half's values went).
+    Written by hand: scipy's is inside ``scipy.stats.kendalltau``, whose import costs a command
+    0.5-1 s; the same S as tau-b x sqrt(n0 (n0 - n2)) rounded (``tests/test_stats.py``)."""
     z = np.asarray(z, dtype=float).reshape(-1)
     n = z.size
     if n < 2:

@@ -309,17 +309,23 @@ def _nested_table(draw) -> str:
     return "\n".join(",".join(r) for r in [header, *rows]) + "\n"
 
 
+def _by_pyarrow_and_not(monkeypatch_module, reader, outcome, path) -> tuple[object, object]:
+    """``outcome(path)`` read by pyarrow (every file counts as large), then by the strict parser alone
+    (``reader``'s fast path switched off)."""
+    with monkeypatch_module.context() as m:
+        m.setattr(_arrow, "LARGE", 0)
+        fast = outcome(path)
+        m.setattr(reader, "read_fast", lambda *args: None)
+        return fast, outcome(path)
+
+
 @settings(max_examples=300, deadline=None)
 @given(text=_nested_table())
 def test_tables_written_unit_after_unit_are_grouped_as_the_csv_module_groups_them(tmp_path_factory,
                                                                                   monkeypatch_module, text):
     path = tmp_path_factory.mktemp("nested") / "t.csv"
     path.write_text(text)
-    with monkeypatch_module.context() as m:
-        m.setattr(_arrow, "LARGE", 0)
-        fast = _outcome(path)
-        m.setattr(tidy_csv, "read_fast", lambda *args: None)
-        strict = _outcome(path)
+    fast, strict = _by_pyarrow_and_not(monkeypatch_module, tidy_csv, _outcome, path)
     assert fast == strict, text
 
 
@@ -428,11 +434,7 @@ def test_pyarrow_reads_tidy_json_as_the_json_module_reads_it(tmp_path_factory, m
 
     path = tmp_path_factory.mktemp("json") / "t.json"
     path.write_text(text, encoding="utf-8")
-    with monkeypatch_module.context() as m:
-        m.setattr(_arrow, "LARGE", 0)
-        fast = _json_outcome(path)
-        m.setattr(tidy_json, "read_fast", lambda *args: None)
-        slow = _json_outcome(path)
+    fast, slow = _by_pyarrow_and_not(monkeypatch_module, tidy_json, _json_outcome, path)
     assert fast == slow, text
 
 

@@ -173,8 +173,7 @@ def observe(checks: Sequence[pr.DependenceCheck | None], samples: Sequence[pr.Sa
                       for c in usable], axis=0, weights=weights)
     blocks, segments = (1.0, 1.0), (1.0, 1.0)
     if samples and max(c.tau for c in usable) >= LOOKS_DEPENDENT:  # each side its own segments (clusters)
-        from scipy import stats  # scipy at run time only (start-up)
-        found = [block_factor(stats.rankdata(s.flat)) for s in samples]
+        found = [block_factor(pr.stats.rank_average(s.flat)) for s in samples]
         blocks, segments = (found[0][0], found[1][0]), (found[0][1], found[1][1])
     return Observation(tuple(int(c.n) for c in usable), tuple(float(r) for r in rho), tuple(float(r) for r in acf),
                        max(int(c.fitted) for c in usable), tuple(float(c.tau) for c in usable), blocks, segments)

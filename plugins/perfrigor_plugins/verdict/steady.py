@@ -123,10 +123,9 @@ def one_of_several_levels(values: np.ndarray, start: int) -> bool:
     values; the segments are found on the runs' ranks, as for the dependence: an outlier makes no
     level). A real warm-up leaves steady runs of one level (nothing to come back to) and is cut.
     """
-    from scipy import stats  # scipy at run time only (start-up)
     logs = np.log(np.asarray(values, dtype=float))
     rest = logs[start:]
-    edges = level_segments(stats.rankdata(rest))
+    edges = level_segments(pr.stats.rank_average(rest))
     if edges.size <= 2:
         return False
     centre = float(np.median(rest))
