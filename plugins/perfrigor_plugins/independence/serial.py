@@ -175,7 +175,9 @@ def leading_outliers(z: np.ndarray, cutoff: float = 5.0) -> int:
     The steady state is the second half; its spread is the MAD scaled to a normal sd. The
     warm-up is the longest leading block of runs all more than ``cutoff`` spreads from the
     steady median: a machine still busy, caches and frequency settling. Independent runs
-    almost never start so (a 5-sd run first has probability ~6e-7 under normal noise).
+    almost never start so (a 5-sd run first has probability ~6e-7 under normal noise). Leading runs
+    whose side of the steady median the series comes back to (a later run as far out: a mode of
+    multimodal runs that happens to come first) are one of its levels, not a warm-up: none is cut.
     """
     n = z.size
     if n < 2 * MIN_RUNS:  # the steady half's spread needs 10 runs to mean anything
@@ -186,4 +188,7 @@ def leading_outliers(z: np.ndarray, cutoff: float = 5.0) -> int:
     if spread == 0:
         return 0
     far = np.abs(z[: n // 4] - centre) > cutoff * spread
-    return int(np.argmin(far)) if not far.all() else int(far.size)
+    warm = int(np.argmin(far)) if not far.all() else int(far.size)
+    side = np.sign(z[:warm] - centre)
+    later = (z[warm:] - centre)[:, None] * side[None, :] > cutoff * spread
+    return 0 if later.any() else warm

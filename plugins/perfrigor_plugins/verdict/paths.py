@@ -115,7 +115,7 @@ def _flat_path(context: Context, ev: Evidence, settings: Settings, trimmed: bool
     """Steps 4-7 of the module docstring: the flat samples' path."""
     old, new, flags, notes, widening = context.old, context.new, context.flags, context.notes, context.widening
     checks = ev.checks()
-    if sum(bool(c is not None and c.steps) for c in checks) == 1:  # one system's level moved once
+    if any(c is not None and c.steps for c in checks):  # a level moved once (in one system or in both)
         return segments(context, checks)
     found = ev.modes
     kind = found.result.kind if found is not None and found.result is not None else "unimodal"
