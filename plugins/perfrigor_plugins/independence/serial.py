@@ -176,8 +176,8 @@ def leading_outliers(z: np.ndarray, cutoff: float = 5.0) -> int:
     warm-up is the longest leading block of runs all more than ``cutoff`` spreads from the
     steady median: a machine still busy, caches and frequency settling. Independent runs
     almost never start so (a 5-sd run first has probability ~6e-7 under normal noise). Leading runs
-    whose side of the steady median the series comes back to (a later run as far out: a mode of
-    multimodal runs that happens to come first) are one of its levels, not a warm-up: none is cut.
+    are one of the series' levels, not a warm-up, when the steady half comes back as far out on
+    their side (a mode of multimodal runs that happens to come first): none is cut.
     """
     n = z.size
     if n < 2 * MIN_RUNS:  # the steady half's spread needs 10 runs to mean anything
@@ -190,5 +190,5 @@ def leading_outliers(z: np.ndarray, cutoff: float = 5.0) -> int:
     far = np.abs(z[: n // 4] - centre) > cutoff * spread
     warm = int(np.argmin(far)) if not far.all() else int(far.size)
     side = np.sign(z[:warm] - centre)
-    later = (z[warm:] - centre)[:, None] * side[None, :] > cutoff * spread
+    later = (steady - centre)[:, None] * side[None, :] > cutoff * spread
     return 0 if later.any() else warm

@@ -31,7 +31,7 @@ import attrs
 import numpy as np
 import perfrigor as pr
 
-from . import dependence
+from . import dependence, gaps
 from . import steady as steady_state
 from .evidence import Evidence, Found, dependence_of, gather
 from .rules import Answer, outcome
@@ -115,7 +115,7 @@ def _flat_path(context: Context, ev: Evidence, settings: Settings, trimmed: bool
     """Steps 4-7 of the module docstring: the flat samples' path."""
     old, new, flags, notes, widening = context.old, context.new, context.flags, context.notes, context.widening
     checks = ev.checks()
-    if any(c is not None and c.steps for c in checks):  # a level moved once (in one system or in both)
+    if sum(bool(c is not None and c.steps) for c in checks) == 1:  # one system's level moved once
         return segments(context, checks)
     found = ev.modes
     kind = found.result.kind if found is not None and found.result is not None else "unimodal"
@@ -123,6 +123,10 @@ def _flat_path(context: Context, ev: Evidence, settings: Settings, trimmed: bool
         notes.append(found.result.verdict)
     elif kind != "unimodal" and found.result.dominant is not None:
         return modes(context, found)
+    elif min(len(old), len(new)) < gaps.FOR_MIXTURES:  # too few runs for the mode rules: modes by clear gaps
+        small = gaps.small_modes(old, new, settings.confidence)
+        if small is not None:
+            return modes(context, Found("location-shift", small))
     if settings.statistic == "mean" and widening.tau < 1.5:
         return attrs.evolve(ratio(old, new, ev, settings, offsets=context.offsets), flags=tuple(flags),
                             notes=tuple(notes))
