@@ -31,7 +31,7 @@ import attrs
 import numpy as np
 import perfrigor as pr
 
-from . import dependence, gaps
+from . import dependence, gaps, persistence
 from . import steady as steady_state
 from .evidence import Evidence, Found, dependence_of, gather
 from .rules import Answer, outcome
@@ -493,9 +493,10 @@ def modes(context: Context, found: Found) -> Path:
 
     The mode's runs are checked for serial dependence on their own (in run order): runs that
     cluster in a mode over time are dependent as a whole series, not necessarily within the
-    mode. When the runs are dependent as a whole, the mode's answer stands only where the
-    typical run's (widened) answer agrees: modes that persist in time may be invocations or
-    sessions rather than strata.
+    mode. When the runs are dependent as a whole and the modes persist in time (a system's runs
+    keep to the mode, or away from it, in stretches longer than chance: the runs test of
+    :mod:`.persistence`), the mode's answer stands only where the typical run's (widened) answer
+    agrees: modes that persist may be invocations or sessions rather than strata.
     """
     c, res = context, found.result
     old, new = c.old, c.new
@@ -534,8 +535,9 @@ def modes(context: Context, found: Found) -> Path:
             "not: rerun both systems in several sessions" if in_both else
             f"the mode at {where} did not move, but the runs moved between modes, one of which only one system "
             f"has: {shares}; the code or the session may have done that: rerun both systems in several sessions"))
-    if c.widening.tau < 1.5:
-        return path
+    labels = (res.baseline_modes, res.candidate_modes)
+    if c.widening.tau < 1.5 or not persistence.modes_persist(labels, d, alpha):
+        return path  # the modes are strata (runs fall into them at random), whatever the runs' dependence
     overall = typical(context, None)
     mine, theirs = outcome(path.answer, c.settings.threshold), outcome(overall.answer, c.settings.threshold)
     if mine == theirs:
