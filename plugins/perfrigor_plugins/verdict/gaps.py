@@ -11,9 +11,9 @@ pooled standard deviation, the clusters' means fitted) and at least ``MIN_GAP`` 
 mode rules' 2%). The rule reads each system's runs on their own, never the shift between
 them; a gap of 8 such spreads occurs in 0.3% of 10 independent normal runs, 2% of Student t3
 (an outlier split off its system's bulk), and in most runs with two modes 15% or more apart.
-Clusters of the two systems are the same mode when their medians are closer than half the
-smallest gap that separates clusters; the dominant mode is the one most runs of both share,
-compared as the mode rules' (:func:`.paths.modes`).
+A gap clear in either system cuts both systems' runs at its midpoint (the same modes, as the mode
+rules fit both systems pooled once either has several); the dominant mode is the one most runs
+of both share, compared as the mode rules' (:func:`.paths.modes`).
 """
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ CLEAR_GAP = 8.0
 MIN_GAP = math.log1p(0.02)
 #: the most gaps a system is cut at (three modes)
 MAX_CUTS = 3
+#: the fewest runs of each system the compared mode holds (Welch's test on 2 runs a side is liberal: 7.5% at 5%)
+MODE_RUNS = 3
 
 
 def clusters(logs: np.ndarray) -> np.ndarray:
@@ -67,54 +69,54 @@ def clusters(logs: np.ndarray) -> np.ndarray:
     return labels
 
 
+def cut_points(logs: np.ndarray) -> np.ndarray:
+    """Where a system's runs are cut into clusters: the midpoints of its clear gaps (log scale; empty: none)."""
+    v = np.asarray(logs, dtype=float)
+    labels = clusters(v)
+    return np.array([(v[labels == k].max() + v[labels == k + 1].min()) / 2.0 for k in range(int(labels.max()))])
+
+
 def small_modes(old: pr.Sample, new: pr.Sample, confidence: float) -> pr.ModeComparison | None:
     """The two systems' modes by clear gaps, as a ``pr.ModeComparison`` the verdict's modes path reads (None: no
-    clear gap in either system, a timer's grid, or no mode with 2 runs of each)."""
+    clear gap in either system, a timer's grid, or no mode with ``MODE_RUNS`` runs of each).
+
+    A gap clear in one system cuts both (its midpoint): the other system's runs there may be too few, or its
+    modes too close, for a gap of its own, and comparing one system's mode with all of the other's runs would
+    read the other's share of slow runs as a change. Two cuts with no run of either system between them cut
+    the same gap: one is kept."""
     x, y = old.flat, new.flat
     if resolution(np.concatenate([x, y])) is not None:  # values on a timer's grid: gaps of whole ticks
         return None
     lx, ly = np.log(x), np.log(y)
-    ax, ay = clusters(lx), clusters(ly)
-    if ax.max() == 0 and ay.max() == 0:
+    cuts = np.sort(np.concatenate([cut_points(lx), cut_points(ly)]))
+    if cuts.size == 0:
         return None
-    cx = [float(np.median(lx[ax == k])) for k in range(ax.max() + 1)]
-    cy = [float(np.median(ly[ay == k])) for k in range(ay.max() + 1)]
-    cut_gaps = [_gap(lx, ax, k) for k in range(ax.max())] + [_gap(ly, ay, k) for k in range(ay.max())]
-    near = min(cut_gaps) / 2.0
-    pairs = []  # modes: (baseline cluster or None, candidate cluster or None)
-    taken: set[int] = set()
-    for a, c in enumerate(cx):
-        b = min(range(len(cy)), key=lambda k: abs(cy[k] - c))
-        if abs(cy[b] - c) < near and b not in taken:
-            pairs.append((a, b))
-            taken.add(b)
-        else:
-            pairs.append((a, None))
-    pairs += [(None, b) for b in range(len(cy)) if b not in taken]
-    pairs.sort(key=lambda p: cx[p[0]] if p[0] is not None else cy[p[1]])
-    counts = np.array([[int((ax == a).sum()) if a is not None else 0 for a, _ in pairs],
-                       [int((ay == b).sum()) if b is not None else 0 for _, b in pairs]])
-    both = np.minimum(counts[0], counts[1])
-    if both.max() < 2:
+    both = np.concatenate([lx, ly])
+    kept = [cuts[0]]
+    for c in cuts[1:]:
+        if np.any((both > kept[-1]) & (both < c)):
+            kept.append(c)
+    edges = np.array(kept)
+    ax, ay = np.searchsorted(edges, lx), np.searchsorted(edges, ly)
+    bins = edges.size + 1
+    counts = np.array([np.bincount(ax, minlength=bins), np.bincount(ay, minlength=bins)])
+    present = np.flatnonzero(counts.sum(axis=0) > 0)
+    counts = counts[:, present]
+    index = np.full(bins, -1)
+    index[present] = np.arange(present.size)
+    if np.minimum(counts[0], counts[1]).max() < MODE_RUNS:
         return None
-    dominant = int(np.argmax(both))
+    dominant = int(np.argmax(np.minimum(counts[0], counts[1])))
     modes = [pr.MatchedMode(
-        baseline_location=float(np.median(x[ax == a])) if a is not None else None,
-        candidate_location=float(np.median(y[ay == b])) if b is not None else None,
+        baseline_location=float(np.median(x[ax == k])) if counts[0, i] else None,
+        candidate_location=float(np.median(y[ay == k])) if counts[1, i] else None,
         baseline_share=counts[0, i] / x.size, candidate_share=counts[1, i] / y.size,
-        baseline_runs=int(counts[0, i]), candidate_runs=int(counts[1, i])) for i, (a, b) in enumerate(pairs)]
-    index_x = {a: i for i, (a, _) in enumerate(pairs) if a is not None}
-    index_y = {b: i for i, (_, b) in enumerate(pairs) if b is not None}
+        baseline_runs=int(counts[0, i]), candidate_runs=int(counts[1, i])) for i, k in enumerate(present)]
     return pr.ModeComparison(
         estimate=None, ci_low=None, ci_high=None, pvalue=None, significant=None,
         kind="shared", modes=tuple(modes), dominant=dominant, shares_pvalue=_shares_pvalue(counts),
-        baseline_modes=tuple(index_x[int(a)] for a in ax), candidate_modes=tuple(index_y[int(b)] for b in ay),
+        baseline_modes=tuple(int(i) for i in index[ax]), candidate_modes=tuple(int(i) for i in index[ay]),
         confidence=confidence, verdict=f"{len(modes)} modes separated by clear gaps")
-
-
-def _gap(logs: np.ndarray, labels: np.ndarray, k: int) -> float:
-    """The gap between cluster k and cluster k + 1."""
-    return float(logs[labels == k + 1].min() - logs[labels == k].max())
 
 
 def _shares_pvalue(counts: np.ndarray) -> float | None:
