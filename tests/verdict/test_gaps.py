@@ -4,7 +4,7 @@ import numpy as np
 import perfrigor as pr
 import pytest
 from perfrigor import simulate
-from perfrigor_plugins.verdict import gaps
+from perfrigor_plugins.verdict import gaps, persistence
 
 
 def _sample(values, name="s"):
@@ -91,3 +91,50 @@ def test_modes_of_ten_runs_are_found_and_hold_their_level():
         assert alarm <= 0.05 + 2 * simulate.Rates.standard_error(0.05, 200), (name, alarm)
         assert np.mean([o == "slower" for o in slower]) >= 0.7, name
         assert "faster" not in slower
+
+
+# ------------------------------------------------------------------ modes that persist in time: the runs test
+
+
+@pytest.mark.parametrize("sequence", [[1, 1, 1, 0, 0, 0, 0, 1, 1, 0], [1, 0, 1, 0, 1, 1, 0, 0, 1, 1, 1],
+                                      [1, 1, 1, 1, 0, 0, 0, 0], [0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0]])
+def test_runs_test_is_the_share_of_orders_with_as_few_stretches(sequence):
+    """The reference is the definition: every order of the same runs enumerated, those with at most as many
+    stretches of equal membership counted."""
+    import itertools
+    s = np.array(sequence, dtype=bool)
+    observed = 1 + np.count_nonzero(s[1:] != s[:-1])
+    orders = fewer = 0
+    for chosen in itertools.combinations(range(s.size), int(s.sum())):
+        t = np.zeros(s.size, dtype=bool)
+        t[list(chosen)] = True
+        orders += 1
+        fewer += 1 + np.count_nonzero(t[1:] != t[:-1]) <= observed
+    assert persistence.runs_pvalue(s) == pytest.approx(fewer / orders, rel=1e-9)
+
+
+def test_runs_test_of_long_series_is_normal_and_calibrated():
+    rng = np.random.default_rng(0)
+    ps = np.array([persistence.runs_pvalue(rng.random(2000) < 0.3) for _ in range(400)])
+    assert 0.02 <= np.mean(ps < 0.05) <= 0.09  # at random: about 5%
+    blocks = np.repeat(rng.random(40) < 0.3, 50)  # 40 stretches of 50 runs: modes that persist
+    assert persistence.runs_pvalue(blocks) < 1e-6 and persistence.runs_pvalue(np.ones(30, bool)) == 1.0
+
+
+def test_modes_at_random_are_strata_and_modes_in_stretches_persist():
+    strata = [[0, 1, 0, 0, 1, 0, 1, 0, 0, 1, 0, 0], [0, 0, 1, 0, 1, 0, 0, 1, 0, 0, 1, 0]]
+    invocations = [[0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1], [0, 0, 1, 0, 1, 0, 0, 1, 0, 0, 1, 0]]
+    assert not persistence.modes_persist(strata, 0, 0.05)
+    assert persistence.modes_persist(invocations, 0, 0.05)
+
+
+def test_modes_at_random_keep_the_answer_of_their_mode_though_the_runs_look_dependent():
+    """Two modes in random order whose shares differ: the whole series' autocorrelation reads dependence (the
+    shares move the level), the typical run disagrees with the mode; the runs test says the modes are strata."""
+    rng = np.random.default_rng(12)
+    for _ in range(200):
+        old, new = simulate.model("three-modes").pair(30, 1 / 1.05, rng)
+        v = pr.get("verdict").compare(old, new)
+        if "multimodal" in v.details["flags"] and v.details.get("tau") and max(v.details["tau"]) >= 1.5:
+            break
+    assert v.outcome == "slower" and v.details["statistic"].startswith("mode at"), v.reasons

@@ -10,7 +10,8 @@
    system, the answer holding only where both comparisons agree (``segments``); steps in both
    systems count as dependence (nothing tells which levels correspond);
 5. several clear modes: the shift within the dominant mode; a change of the modes' shares
-   alone is "unclear" (``modes``);
+   alone is "unclear" (``modes``); below the mode rules' 20 runs a side, modes that clear gaps
+   separate (:mod:`.gaps`);
 6. the ratio of means (Fieller's) when the configured statistic is the mean and the runs independent
    (``ratio``);
 7. otherwise the typical run (``typical``): a location shift of log values, the pipeline's
