@@ -128,13 +128,18 @@ def test_modes_at_random_are_strata_and_modes_in_stretches_persist():
     assert persistence.modes_persist(invocations, 0, 0.05)
 
 
+@pytest.mark.slow
 def test_modes_at_random_keep_the_answer_of_their_mode_though_the_runs_look_dependent():
-    """Two modes in random order whose shares differ: the whole series' autocorrelation reads dependence (the
-    shares move the level), the typical run disagrees with the mode; the runs test says the modes are strata."""
+    """Three modes in random order, 30 runs a side, 5% slower: their shares move the level, so the whole series
+    often reads dependent and the typical run disagrees with the mode; the runs test says the modes are strata
+    and the mode's answer stands (97% of the multimodal verdicts slower; 74% when every dependent-looking
+    multimodal series counted as modes that persist)."""
     rng = np.random.default_rng(12)
-    for _ in range(200):
+    outcomes = []
+    for _ in range(120):
         old, new = simulate.model("three-modes").pair(30, 1 / 1.05, rng)
         v = pr.get("verdict").compare(old, new)
-        if "multimodal" in v.details["flags"] and v.details.get("tau") and max(v.details["tau"]) >= 1.5:
-            break
-    assert v.outcome == "slower" and v.details["statistic"].startswith("mode at"), v.reasons
+        if "multimodal" in v.details["flags"]:
+            outcomes.append(v.outcome)
+    assert len(outcomes) >= 100 and np.mean([o == "slower" for o in outcomes]) >= 0.9
+    assert "faster" not in outcomes
