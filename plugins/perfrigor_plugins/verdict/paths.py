@@ -494,10 +494,11 @@ def modes(context: Context, found: Found) -> Path:
 
     The mode's runs are checked for serial dependence on their own (in run order): runs that
     cluster in a mode over time are dependent as a whole series, not necessarily within the
-    mode. When the runs are dependent as a whole and the modes persist in time (a system's runs
-    keep to the mode, or away from it, in stretches longer than chance: the runs test of
-    :mod:`.persistence`), the mode's answer stands only where the typical run's (widened) answer
-    agrees: modes that persist may be invocations or sessions rather than strata.
+    mode. When the runs are dependent as a whole, the mode's answer stands only where the typical
+    run's (widened) answer agrees, if the modes persist in time (a system's runs keep to the mode,
+    or away from it, in stretches longer than chance: the runs test of :mod:`.persistence`; modes
+    that persist may be invocations or sessions rather than strata) or the two answers are
+    opposite changes (one of them is wrong: a mode the mixture misplaced).
     """
     c, res = context, found.result
     old, new = c.old, c.new
@@ -536,13 +537,15 @@ def modes(context: Context, found: Found) -> Path:
             "not: rerun both systems in several sessions" if in_both else
             f"the mode at {where} did not move, but the runs moved between modes, one of which only one system "
             f"has: {shares}; the code or the session may have done that: rerun both systems in several sessions"))
-    labels = (res.baseline_modes, res.candidate_modes)
-    if c.widening.tau < 1.5 or not persistence.modes_persist(labels, d, alpha):
-        return path  # the modes are strata (runs fall into them at random), whatever the runs' dependence
+    if c.widening.tau < 1.5:
+        return path
     overall = typical(context, None)
     mine, theirs = outcome(path.answer, c.settings.threshold), outcome(overall.answer, c.settings.threshold)
     if mine == theirs:
         return path
+    if {mine, theirs} != {"faster", "slower"} and not persistence.modes_persist(
+            (res.baseline_modes, res.candidate_modes), d, alpha):
+        return path  # strata (runs fall into the modes at random): the mode's answer, unless the typical run's opposes it
     from .reasons import said
     # neither answer is trusted alone, so the interval is the hull of both (as for disagreeing levels): the mode's
     # narrow one would claim a precision its dependent runs do not have (undeclared invocations read as modes)
