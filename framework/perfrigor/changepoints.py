@@ -32,7 +32,7 @@ import numpy as np
 from .errors import DataError
 
 __all__ = ["Cost", "MeanCost", "MeanVarCost", "Segment", "binary_segmentation", "calibrate_penalty",
-           "change_points", "no_change_penalty", "null_gains", "optimal_partition", "scan_pvalue", "segments", "split_gains"]
+           "change_points", "no_change_penalty", "null_gains", "optimal_partition", "optimal_partitions", "scan_pvalue", "segments", "split_gains"]
 
 #: the variance a segment of equal values is given (R changepoint's floor for ``mll.meanvar``),
 #: relative to the squared scale of the series: a constant run is very likely, not infinitely so
@@ -79,6 +79,24 @@ class MeanVarCost:
         scale = float(np.median(np.abs(x))) or float(np.max(np.abs(x))) or 1.0
         return cls(np.concatenate(([0.0], np.cumsum(x))), np.concatenate(([0.0], np.cumsum(x * x))),
                    VARIANCE_FLOOR * scale * scale)
+
+    @classmethod
+    def of_rows(cls, values: Any) -> list[MeanVarCost]:
+        """``[MeanVarCost.of(row) for row in values]`` (a 2-D array of finite values), the same numbers, built
+        for all rows at once."""
+        x = np.ascontiguousarray(np.asarray(values, dtype=float))
+        if x.ndim != 2:
+            raise DataError(f"series: expected rows of series (2-D), got shape {x.shape}")
+        if not np.all(np.isfinite(x)):
+            raise DataError(f"series: {int(np.sum(~np.isfinite(x)))} value(s) are NaN or infinite")
+        scale = np.median(np.abs(x), axis=1)
+        scale = np.where(scale != 0, scale, np.max(np.abs(x), axis=1) if x.shape[1] else 0.0)
+        scale = np.where(scale != 0, scale, 1.0)
+        zero = np.zeros((x.shape[0], 1))
+        s1 = np.concatenate((zero, np.cumsum(x, axis=1)), axis=1)
+        s2 = np.concatenate((zero, np.cumsum(x * x, axis=1)), axis=1)
+        floors = VARIANCE_FLOOR * scale * scale
+        return [cls(a, b, float(f)) for a, b, f in zip(s1, s2, floors.tolist(), strict=True)]
 
     @property
     def n(self) -> int:
@@ -211,6 +229,39 @@ def optimal_partition(cost: Cost, penalty: float, min_size: int = 2, max_candida
     if step == 1 or changes.size == 0:
         return changes
     return _refine(cost, changes, min_size)
+
+
+def optimal_partitions(costs: Sequence[Cost], penalty: float, min_size: int = 2) -> list[np.ndarray]:
+    """``[optimal_partition(c, penalty, min_size) for c in costs]``, the same change points: the cost tables of
+    series of one length and cost type (:class:`MeanVarCost`, at most ``TABLE_POSITIONS`` long) are computed
+    for all of them at once, element by element the numbers of each alone."""
+    out: list[np.ndarray | None] = [None] * len(costs)
+    groups: dict[int, list[int]] = {}
+    for i, c in enumerate(costs):
+        if type(c) is MeanVarCost and c.n + 1 <= TABLE_POSITIONS:
+            groups.setdefault(c.n, []).append(i)
+    for n, idx in groups.items():
+        _check(costs[idx[0]], penalty, min_size)
+        positions = np.arange(0, n + 1)
+        newest_of = (np.searchsorted(positions, positions - min_size, side="right") - 1).tolist()
+        s1 = np.stack([costs[i].s1 for i in idx])[:, None, :]
+        s2 = np.stack([costs[i].s2 for i in idx])[:, None, :]
+        floor = np.array([costs[i].floor for i in idx])[:, None, None]
+        starts, ends = positions[:, None], positions[None, :]
+        # MeanVarCost.__call__(starts, ends), every row's table at once
+        m = ends - starts
+        a = np.take(s1, ends, axis=2)[:, 0] - np.take(s1, starts, axis=2)[:, 0]
+        b = np.take(s2, ends, axis=2)[:, 0] - np.take(s2, starts, axis=2)[:, 0]
+        with np.errstate(all="ignore"):
+            var = (b - a * a / m) / m
+            var = np.where(var > floor, var, floor)
+            tables = m * (_LOG_2PI + np.log(var) + 1.0)
+        finite = np.isfinite(tables).all(axis=(1, 2))
+        for row, i in enumerate(idx):
+            if finite[row]:
+                out[i] = _pelt_table(tables[row].T.tolist(), positions, float(penalty), newest_of)
+    return [found if found is not None else optimal_partition(c, penalty, min_size) for found, c in zip(out, costs,
+                                                                                                        strict=True)]
 
 
 #: PELT on at most this many positions evaluates the built-in costs of every (start, end) pair at once
