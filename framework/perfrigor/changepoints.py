@@ -136,6 +136,20 @@ class MeanCost:
         return cls(np.concatenate((zero, np.cumsum(w))), np.concatenate((zero, np.cumsum(w * x))),
                    np.concatenate((zero, np.cumsum(w * x * x))), float(inflation))
 
+    @classmethod
+    def of_rows(cls, values: Any) -> list[MeanCost]:
+        """``[MeanCost.of(row) for row in values]`` (a 2-D array of finite values, equal weights), the same
+        numbers, built for all rows at once."""
+        x = np.ascontiguousarray(np.asarray(values, dtype=float))
+        if x.ndim != 2:
+            raise DataError(f"series: expected rows of series (2-D), got shape {x.shape}")
+        if not np.all(np.isfinite(x)):
+            raise DataError(f"series: {int(np.sum(~np.isfinite(x)))} value(s) are NaN or infinite")
+        w = np.ones_like(x)
+        zero = np.zeros((x.shape[0], 1))
+        sums = [np.concatenate((zero, np.cumsum(v, axis=1)), axis=1) for v in (w, w * x, w * x * x)]
+        return [cls(a, b, c) for a, b, c in zip(*sums, strict=True)]
+
     @property
     def n(self) -> int:
         return int(self.w.size - 1)
@@ -233,35 +247,46 @@ def optimal_partition(cost: Cost, penalty: float, min_size: int = 2, max_candida
 
 def optimal_partitions(costs: Sequence[Cost], penalty: float, min_size: int = 2) -> list[np.ndarray]:
     """``[optimal_partition(c, penalty, min_size) for c in costs]``, the same change points: the cost tables of
-    series of one length and cost type (:class:`MeanVarCost`, at most ``TABLE_POSITIONS`` long) are computed
-    for all of them at once, element by element the numbers of each alone."""
+    series of one length and cost type (:class:`MeanVarCost`, :class:`MeanCost`; at most ``TABLE_POSITIONS``
+    positions) are computed for all of them at once, element by element the numbers of each alone."""
     out: list[np.ndarray | None] = [None] * len(costs)
-    groups: dict[int, list[int]] = {}
+    groups: dict[tuple[type, int], list[int]] = {}
     for i, c in enumerate(costs):
-        if type(c) is MeanVarCost and c.n + 1 <= TABLE_POSITIONS:
-            groups.setdefault(c.n, []).append(i)
-    for n, idx in groups.items():
+        if type(c) in (MeanVarCost, MeanCost) and c.n + 1 <= TABLE_POSITIONS:
+            groups.setdefault((type(c), c.n), []).append(i)
+    for (kind, n), idx in groups.items():
         _check(costs[idx[0]], penalty, min_size)
         positions = np.arange(0, n + 1)
         newest_of = (np.searchsorted(positions, positions - min_size, side="right") - 1).tolist()
-        s1 = np.stack([costs[i].s1 for i in idx])[:, None, :]
-        s2 = np.stack([costs[i].s2 for i in idx])[:, None, :]
-        floor = np.array([costs[i].floor for i in idx])[:, None, None]
-        starts, ends = positions[:, None], positions[None, :]
-        # MeanVarCost.__call__(starts, ends), every row's table at once
-        m = ends - starts
-        a = np.take(s1, ends, axis=2)[:, 0] - np.take(s1, starts, axis=2)[:, 0]
-        b = np.take(s2, ends, axis=2)[:, 0] - np.take(s2, starts, axis=2)[:, 0]
         with np.errstate(all="ignore"):
-            var = (b - a * a / m) / m
-            var = np.where(var > floor, var, floor)
-            tables = m * (_LOG_2PI + np.log(var) + 1.0)
+            tables = _tables(kind, [costs[i] for i in idx], positions[:, None], positions[None, :])
         finite = np.isfinite(tables).all(axis=(1, 2))
         for row, i in enumerate(idx):
             if finite[row]:
                 out[i] = _pelt_table(tables[row].T.tolist(), positions, float(penalty), newest_of)
     return [found if found is not None else optimal_partition(c, penalty, min_size) for found, c in zip(out, costs,
                                                                                                         strict=True)]
+
+
+def _tables(kind: type, costs: Sequence[Any], starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """``c(starts, ends)`` of every cost of one type at once (rows: the costs): their ``__call__`` written over
+    stacked cumulative sums, element by element the same arithmetic."""
+    def pick(name: str) -> tuple[np.ndarray, np.ndarray]:
+        sums = np.stack([getattr(c, name) for c in costs])
+        return np.take(sums, ends, axis=1), np.take(sums, starts, axis=1)
+
+    m = np.asarray(ends) - np.asarray(starts)
+    if kind is MeanVarCost:
+        (e1, b1), (e2, b2) = pick("s1"), pick("s2")
+        a, b = e1 - b1, e2 - b2
+        floor = np.array([c.floor for c in costs])[:, None, None]
+        var = (b - a * a / m) / m
+        var = np.where(var > floor, var, floor)
+        return m * (_LOG_2PI + np.log(var) + 1.0)
+    (ew, bw), (ex, bx), (exx, bxx) = pick("w"), pick("wx"), pick("wxx")
+    sw, swx, swxx = ew - bw, ex - bx, exx - bxx
+    cost = swxx - np.where(sw > 0, swx / np.where(sw > 0, sw, 1.0) * swx, 0.0)
+    return cost / np.array([c.inflation for c in costs])[:, None, None]
 
 
 #: PELT on at most this many positions evaluates the built-in costs of every (start, end) pair at once

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 import attrs
 import perfrigor as pr
 
-from . import multiplicity, paths, steady, suite_control
+from . import dependence, multiplicity, paths, steady, suite_control
 from .evidence import comparisons
 from .reasons import answer_reason, disagreement_sentences, disagreements
 from .rules import UNCLEAR, band, outcome
@@ -75,8 +75,10 @@ class VerdictStep(pr.Comparator):
 
     @classmethod
     def prepare(cls, jobs: Sequence[pr.BenchmarkJob]) -> None:
-        """The default steady-state checks of the task's benchmarks, together (:func:`.steady.prepare`)."""
+        """What the task's verdicts will compute, together: the default steady-state checks (:func:`.steady.prepare`)
+        and the segments' factors of dependent-looking runs (:func:`.dependence.prepare`)."""
         steady.prepare(jobs)
+        dependence.prepare(jobs)
 
     def run_benchmark(self, samples, baseline, candidate, previous):
         if candidate is None:
