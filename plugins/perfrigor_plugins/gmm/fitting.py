@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -192,4 +193,12 @@ def fit_mixture(sample: Any, max_components: int = 9, model: str = "auto",
         warnings.append(f"{s.label}: BIC is best at the largest number of components tried ({gmax}); "
                         "consider a larger max_components")
     fit = done.fit if done.fit.unit == s.unit else attrs.evolve(done.fit, unit=s.unit)
-    return s, x, attrs.evolve(fit, warnings=tuple(warnings))
+    return s, x, _with_warnings(fit, warnings)
+
+
+def _with_warnings(fit: MixtureFit, warnings: list[str]) -> MixtureFit:
+    """``attrs.evolve(fit, warnings=tuple(warnings))``, the same record, without converting every other field again
+    (a shared fit is asked for by several steps a benchmark; its tuples' converters cost more than a copy)."""
+    out = copy.copy(fit)
+    object.__setattr__(out, "warnings", tuple(warnings))
+    return out
