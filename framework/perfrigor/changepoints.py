@@ -260,10 +260,10 @@ def optimal_partitions(costs: Sequence[Cost], penalty: float, min_size: int = 2)
         newest_of = (np.searchsorted(positions, positions - min_size, side="right") - 1).tolist()
         with np.errstate(all="ignore"):
             tables = _tables(kind, [costs[i] for i in idx], positions[:, None], positions[None, :])
-        finite = np.isfinite(tables).all(axis=(1, 2))
-        for row, i in enumerate(idx):
-            if finite[row]:
-                out[i] = _pelt_table(tables[row].T.tolist(), positions, float(penalty), newest_of)
+        finite = np.flatnonzero(np.isfinite(tables).all(axis=(1, 2))).tolist()
+        for i, found in zip([idx[r] for r in finite], _pelt_rows(tables[finite], positions, float(penalty),
+                                                                newest_of), strict=True):
+            out[i] = found
     return [found if found is not None else optimal_partition(c, penalty, min_size) for found, c in zip(out, costs,
                                                                                                         strict=True)]
 
@@ -364,6 +364,43 @@ def _pelt_table(costs: list[list[float]], positions: np.ndarray, penalty: float,
         if j > 0:
             out.append(int(positions[j]))
     return np.array(out[::-1], dtype=np.int64)
+
+
+def _pelt_rows(tables: np.ndarray, positions: np.ndarray, penalty: float, newest_of: list[int]) -> list[np.ndarray]:
+    """``_pelt_table`` of many series at once from their cost tables (``tables[b, i, j]``: series b's cost of
+    positions i to j), the same change points: the same additions and comparisons, each row's candidates kept
+    as a mask (a pruned or unreachable start is +inf), the first of equal minima taken, as there."""
+    count, m = tables.shape[0], tables.shape[1]
+    F = np.full((count, m), np.inf)
+    F[:, 0] = -penalty
+    last = np.zeros((count, m), dtype=np.int64)
+    alive = np.zeros((count, m), dtype=bool)  # the candidates: added (reachable), not pruned
+    rows = np.arange(count)
+    added = -1
+    for j in range(1, m):
+        newest = newest_of[j]
+        if newest > added:
+            alive[:, added + 1:newest + 1] = np.isfinite(F[:, added + 1:newest + 1])
+            added = newest
+        if newest < 0:
+            continue
+        vals = np.where(alive[:, :newest + 1], F[:, :newest + 1] + tables[:, :newest + 1, j], np.inf)
+        first = np.argmin(vals, axis=1)
+        best = vals[rows, first]
+        some = np.isfinite(best)  # a row without candidates keeps F = inf, as there
+        F[:, j] = np.where(some, best + penalty, np.inf)
+        last[:, j] = np.where(some, first, 0)
+        alive[:, :newest + 1] &= ~(vals > F[:, j:j + 1])
+    out = []
+    for row in last.tolist():
+        found = []
+        j = m - 1
+        while j > 0:
+            j = row[j]
+            if j > 0:
+                found.append(int(positions[j]))
+        out.append(np.array(found[::-1], dtype=np.int64))
+    return out
 
 
 def _refine(cost: Cost, changes: np.ndarray, min_size: int) -> np.ndarray:

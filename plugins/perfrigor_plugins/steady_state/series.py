@@ -165,10 +165,45 @@ def analyse_many(rows: Any, *, penalty_factor: float, relevance: float, tail: fl
         changes = cp.optimal_partitions(cp.MeanVarCost.of_rows(y / scale[:, None]), penalty_factor * math.log(n),
                                         size)
         kept = np.arange(n)
+        one = [i for i, found in zip(clean, changes, strict=True) if found.size == 0]
+        for i, found in zip(one, _one_segment(x[one], confidence), strict=True):
+            out[i] = found
         for i, found in zip(clean, changes, strict=True):
-            out[i] = _classify(x[i], masks[i], kept, x[i], found, size, relevance, tail, confidence,
-                               lower_is_better)
+            if found.size:
+                out[i] = _classify(x[i], masks[i], kept, x[i], found, size, relevance, tail, confidence,
+                                   lower_is_better)
     return [found if found is not None else analyse(x[i], **options) for i, found in enumerate(out)]
+
+
+def _one_segment(x: np.ndarray, confidence: float) -> list[dict[str, Any]]:
+    """What :func:`_classify` says of series without outliers or change points (one row each), the same values
+    for all at once: flat, steady from the start at their one segment's level, with its batch-means interval
+    (:func:`steady_interval`, written over rows)."""
+    # stdtrit is scipy.stats.t.ppf, without importing scipy.stats (start-up)
+    from scipy import special
+
+    count, n = x.shape
+    if not count:
+        return []
+    # the segment's statistics as cp.segments computes them (cumulative sums)
+    s1, s2 = np.cumsum(x, axis=1)[:, -1] - 0.0, np.cumsum(x * x, axis=1)[:, -1] - 0.0
+    mean = s1 / n
+    sd = np.sqrt(np.maximum(s2 - n * mean * mean, 0.0) / max(n - 1, 1))
+    # steady_interval of every row (n >= MIN_LENGTH: batches of about sqrt(n) values)
+    level = x.mean(axis=1)
+    size = max(1, int(math.sqrt(n))) if n >= 16 else 1
+    batches = x[:, : (n // size) * size].reshape(count, -1, size).mean(axis=2)
+    k = batches.shape[1]
+    if k < 2:
+        low = high = level
+    else:
+        half = special.stdtrit(k - 1, 0.5 + confidence / 2) * batches.std(ddof=1, axis=1) / math.sqrt(k)
+        still = np.ptp(batches, axis=1) == 0.0
+        low, high = np.where(still, level, level - half), np.where(still, level, level + half)
+    return [{"classification": "flat", "steady_start": 0, "n": n, "outliers": 0,
+             "segments": (cp.Segment(0, n, mu, sigma),), "levels": (mu,), "level": lev, "ci_low": lo, "ci_high": hi}
+            for mu, sigma, lev, lo, hi in zip(mean.tolist(), sd.tolist(), level.tolist(), low.tolist(), high.tolist(),
+                                              strict=True)]
 
 
 def _too_short(n: int) -> dict[str, Any]:
