@@ -103,7 +103,7 @@ def _fitted(x: np.ndarray, search: em.BicSearch, row: int, gmax: int, max_compon
     m = int(search.model[row])
     mix = Mixture(search.weights[row, :g], search.means[row, :g], search.sds[row, :g])
     modes = mix.modes()
-    table = {name: tuple(None if np.isnan(v) else float(v) for v in search.bic[row, :, j])
+    table = {name: tuple(None if v != v else v for v in search.bic[row, :, j].tolist())  # v != v: NaN (mclust's NA)
              for j, name in enumerate(em.MODELS) if name in names}
     fit = MixtureFit(
         n_components=g, model=em.MODELS[m], weights=mix.weights, means=mix.means, sds=mix.sds,
