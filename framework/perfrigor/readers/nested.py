@@ -34,9 +34,9 @@ from ._common import Growing, sample_or_suite
 from .table import LineRuns, Names, make_sample
 
 #: rows checked at a time (the temporary arrays are a few times this many integers)
-SLICE = 1 << 16
+SLICE = 1 << 14
 #: rows of samples written out at a time: their lines computed together, the values read let go behind them
-BATCH = 1 << 18
+BATCH = 1 << 16
 
 
 @attrs.frozen
