@@ -326,13 +326,7 @@ def _pelt(cost: Cost, positions: np.ndarray, penalty: float, min_size: int) -> n
         F[j] = vals[i] + penalty
         last[j] = cands[i]
         cands = cands[vals <= F[j]]  # PELT: never optimal again (pruning constant K = 0)
-    out = []
-    j = m - 1
-    while j > 0:
-        j = int(last[j])
-        if j > 0:
-            out.append(int(positions[j]))
-    return np.array(out[::-1], dtype=np.int64)
+    return _backtrack(last.tolist(), positions)
 
 
 def _pelt_table(costs: list[list[float]], positions: np.ndarray, penalty: float, newest_of: list[int]) -> np.ndarray:
@@ -357,13 +351,7 @@ def _pelt_table(costs: list[list[float]], positions: np.ndarray, penalty: float,
         F[j] = best + penalty
         last[j] = cands[vals.index(best)]
         cands = [i for i, v in zip(cands, vals, strict=True) if v <= F[j]]
-    out = []
-    j = m - 1
-    while j > 0:
-        j = last[j]
-        if j > 0:
-            out.append(int(positions[j]))
-    return np.array(out[::-1], dtype=np.int64)
+    return _backtrack(last, positions)
 
 
 def _pelt_rows(tables: np.ndarray, positions: np.ndarray, penalty: float, newest_of: list[int]) -> list[np.ndarray]:
@@ -391,16 +379,7 @@ def _pelt_rows(tables: np.ndarray, positions: np.ndarray, penalty: float, newest
         F[:, j] = np.where(some, best + penalty, np.inf)
         last[:, j] = np.where(some, first, 0)
         alive[:, :newest + 1] &= ~(vals > F[:, j:j + 1])
-    out = []
-    for row in last.tolist():
-        found = []
-        j = m - 1
-        while j > 0:
-            j = row[j]
-            if j > 0:
-                found.append(int(positions[j]))
-        out.append(np.array(found[::-1], dtype=np.int64))
-    return out
+    return [_backtrack(row, positions) for row in last.tolist()]
 
 
 def _refine(cost: Cost, changes: np.ndarray, min_size: int) -> np.ndarray:
@@ -565,3 +544,14 @@ def scan_pvalue(gain: Any, n: int, min_size: int = 1, dof: float | None = None) 
     p = b[..., 0] * np.exp(-0.5 * b[..., 0] ** 2) / np.sqrt(2 * np.pi) * integral
     p = np.where(g > 0, np.minimum(p, 1.0), 1.0)
     return float(p) if p.ndim == 0 else p
+
+
+def _backtrack(last: list[int], positions: np.ndarray) -> np.ndarray:
+    """The change points of an optimal partition, from each end's best previous end (``last``), back to 0."""
+    out = []
+    j = len(last) - 1
+    while j > 0:
+        j = last[j]
+        if j > 0:
+            out.append(int(positions[j]))
+    return np.array(out[::-1], dtype=np.int64)

@@ -421,6 +421,14 @@ def percentile_interval(replicates: Any, confidence: float = 0.95) -> tuple[floa
     Uses the inverted-CDF quantile, i.e. order statistics: with 1000 replicates and 95%,
     the 25th and 975th sorted values, as Kalibera & Jones (§6.2) take them.
     """
+    reps = _checked(replicates, confidence)
+    low, high = _interval_ranks(reps.size, confidence)
+    ordered = np.partition(reps, [low, high])
+    return float(ordered[low]), float(ordered[high])
+
+
+def _checked(replicates: Any, confidence: float) -> np.ndarray:
+    """The replicates as a flat float array, refused when empty or NaN (or the confidence out of (0, 1))."""
     reps = np.asarray(replicates, dtype=float).reshape(-1)
     if not 0.0 < confidence < 1.0:
         raise ConfigError(f"confidence must lie strictly between 0 and 1, got {confidence!r}")
@@ -428,9 +436,7 @@ def percentile_interval(replicates: Any, confidence: float = 0.95) -> tuple[floa
         raise DataError("no bootstrap replicates")
     if np.isnan(reps).any():
         raise DataError(f"{int(np.isnan(reps).sum())} bootstrap replicate(s) are NaN")
-    low, high = _interval_ranks(reps.size, confidence)
-    ordered = np.partition(reps, [low, high])
-    return float(ordered[low]), float(ordered[high])
+    return reps
 
 
 def _interval_ranks(size: int, confidence: float) -> tuple[int, int]:
@@ -458,13 +464,7 @@ def _error_ranks(size: int, confidence: float) -> list[tuple[int, int]]:
 def interval_with_error(replicates: Any, confidence: float = 0.95) -> tuple[float, float, float, float, float]:
     """:func:`percentile_interval`, :func:`percentile_error` and ``np.median`` of the replicates, the same numbers
     (and errors), from one partition of them: ``(low, high, error_low, error_high, median)``."""
-    reps = np.asarray(replicates, dtype=float).reshape(-1)
-    if not 0.0 < confidence < 1.0:
-        raise ConfigError(f"confidence must lie strictly between 0 and 1, got {confidence!r}")
-    if reps.size == 0:
-        raise DataError("no bootstrap replicates")
-    if np.isnan(reps).any():
-        raise DataError(f"{int(np.isnan(reps).sum())} bootstrap replicate(s) are NaN")
+    reps = _checked(replicates, confidence)
     if reps.size < 2:
         raise DataError("the Monte-Carlo error of an interval needs at least 2 bootstrap replicates")
     low, high = _interval_ranks(reps.size, confidence)
