@@ -1,6 +1,7 @@
 """The default pipeline on growing suites: serial and on a dask LocalCluster, time, memory, same results.
 
-    python benchmarks/scale.py [--sizes 100,1000,10000] [--workers 2] [--runs 30] [--no-serial]
+    python benchmarks/scale.py [--sizes 100,1000,10000] [--workers 2] [--runs 30] [--no-serial | --no-dask]
+                               [--dask-log-length N]
 
 For each suite size (generated: log-normal times, 2 systems x 30 runs, candidate ~5% faster)
 the default preset runs on a ``distributed.LocalCluster`` of ``--workers`` single-threaded
@@ -16,6 +17,12 @@ the pipeline gave, and memory: this process's peak resident set (it holds the su
 one report) and the largest worker's (bounded: a worker holds one batch of benchmarks at a
 time, the pipeline at most a few batches in flight). Issue 13 asked for 10,000 benchmarks
 on 2 workers, identical to serial, with bounded memory; issue 23 for 10^5.
+
+The cluster's scheduler runs in this process; its low-level logs and the client's keep
+``--dask-log-length`` messages each (default: what ``perfrigor --dask`` keeps,
+``perfrigor.executors.DASK_LOG_LENGTH``; dask's own default, 1000, keeps the tasks sent with
+their arguments, which is most of this process's memory at 10^4 benchmarks). ``--no-dask`` runs
+the serial pipeline alone, so that its peak memory is its own.
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ import attrs
 import numpy as np
 import perfrigor as pr
 from _suites import make_suite
+from perfrigor.executors import DASK_LOG_LENGTH
 
 
 def cpu_seconds() -> float:
@@ -108,9 +116,13 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--runs", type=int, default=30)
     ap.add_argument("--no-serial", action="store_true", help="skip the serial run (and the comparison)")
+    ap.add_argument("--no-dask", action="store_true", help="the serial run only (its memory alone)")
+    ap.add_argument("--dask-log-length", type=int, default=DASK_LOG_LENGTH,
+                    help="messages kept by each of dask's low-level logs (default: the CLI's; dask's own: 1000)")
     ap.add_argument("--sample", type=int, default=0,
                     help="also run this many benchmarks (drawn at random) serially and compare them, step by step")
     args = ap.parse_args()
+    import dask
     from distributed import Client, LocalCluster
 
     pipeline = pr.pipeline("default")
@@ -120,10 +132,24 @@ def main() -> None:
           "serial: the measure a busy machine disturbs least)")
     print(f"{'benchmarks':>10} {'dask s':>8} {'cpu ms/b':>9} {'updates':>8} {'worker MiB':>11} "
           f"{'serial s':>9} {'cpu ms/b':>9} {'main MiB':>9}  same")
-    with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
-                      dashboard_address=None) as cluster, Client(cluster) as client:
+    print(f"this process before the suites (imports, a 3-benchmark warm-up): {peak_mib():.0f} MiB", flush=True)
+    if args.no_dask:
+        for n in (int(s) for s in args.sizes.split(",")):
+            suite = make_suite(n, args.runs, seed=n)
+            cpu, start = cpu_seconds(), time.perf_counter()
+            serial_report = pipeline.run(suite)
+            serial_s, serial_cpu = time.perf_counter() - start, cpu_seconds() - cpu
+            print(f"{n:>10,} {'-':>8} {'-':>9} {'-':>8} {'-':>11} {serial_s:9.1f} {serial_cpu / n * 1e3:9.2f} "
+                  f"{peak_mib():9.0f}  -", flush=True)
+            del serial_report
+        return
+    # the scheduler of a LocalCluster lives in this process: its logs, as the client's, as the CLI keeps them
+    with dask.config.set({"distributed.admin.low-level-log-length": args.dask_log_length}), \
+            LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
+                         dashboard_address=None) as cluster, Client(cluster) as client:
         executor = client.get_executor()
         pipeline.run(make_suite(3, args.runs, seed=98), executor=executor)  # workers import too
+        print(f"this process with the cluster started (its scheduler runs here): {peak_mib():.0f} MiB", flush=True)
         for n in (int(s) for s in args.sizes.split(",")):
             suite = make_suite(n, args.runs, seed=n)
             counter = Counter()

@@ -32,7 +32,7 @@ import numpy as np
 from .errors import DataError
 
 __all__ = ["Cost", "MeanCost", "MeanVarCost", "Segment", "binary_segmentation", "calibrate_penalty",
-           "change_points", "no_change_penalty", "null_gains", "optimal_partition", "scan_pvalue", "segments", "split_gains"]
+           "change_points", "no_change_penalty", "null_gains", "optimal_partition", "optimal_partitions", "scan_pvalue", "segments", "split_gains"]
 
 #: the variance a segment of equal values is given (R changepoint's floor for ``mll.meanvar``),
 #: relative to the squared scale of the series: a constant run is very likely, not infinitely so
@@ -80,6 +80,24 @@ class MeanVarCost:
         return cls(np.concatenate(([0.0], np.cumsum(x))), np.concatenate(([0.0], np.cumsum(x * x))),
                    VARIANCE_FLOOR * scale * scale)
 
+    @classmethod
+    def of_rows(cls, values: Any) -> list[MeanVarCost]:
+        """``[MeanVarCost.of(row) for row in values]`` (a 2-D array of finite values), the same numbers, built
+        for all rows at once."""
+        x = np.ascontiguousarray(np.asarray(values, dtype=float))
+        if x.ndim != 2:
+            raise DataError(f"series: expected rows of series (2-D), got shape {x.shape}")
+        if not np.all(np.isfinite(x)):
+            raise DataError(f"series: {int(np.sum(~np.isfinite(x)))} value(s) are NaN or infinite")
+        scale = np.median(np.abs(x), axis=1)
+        scale = np.where(scale != 0, scale, np.max(np.abs(x), axis=1) if x.shape[1] else 0.0)
+        scale = np.where(scale != 0, scale, 1.0)
+        zero = np.zeros((x.shape[0], 1))
+        s1 = np.concatenate((zero, np.cumsum(x, axis=1)), axis=1)
+        s2 = np.concatenate((zero, np.cumsum(x * x, axis=1)), axis=1)
+        floors = VARIANCE_FLOOR * scale * scale
+        return [cls(a, b, float(f)) for a, b, f in zip(s1, s2, floors.tolist(), strict=True)]
+
     @property
     def n(self) -> int:
         return int(self.s1.size - 1)
@@ -117,6 +135,20 @@ class MeanCost:
         zero = np.zeros(1)
         return cls(np.concatenate((zero, np.cumsum(w))), np.concatenate((zero, np.cumsum(w * x))),
                    np.concatenate((zero, np.cumsum(w * x * x))), float(inflation))
+
+    @classmethod
+    def of_rows(cls, values: Any) -> list[MeanCost]:
+        """``[MeanCost.of(row) for row in values]`` (a 2-D array of finite values, equal weights), the same
+        numbers, built for all rows at once."""
+        x = np.ascontiguousarray(np.asarray(values, dtype=float))
+        if x.ndim != 2:
+            raise DataError(f"series: expected rows of series (2-D), got shape {x.shape}")
+        if not np.all(np.isfinite(x)):
+            raise DataError(f"series: {int(np.sum(~np.isfinite(x)))} value(s) are NaN or infinite")
+        w = np.ones_like(x)
+        zero = np.zeros((x.shape[0], 1))
+        sums = [np.concatenate((zero, np.cumsum(v, axis=1)), axis=1) for v in (w, w * x, w * x * x)]
+        return [cls(a, b, c) for a, b, c in zip(*sums, strict=True)]
 
     @property
     def n(self) -> int:
@@ -213,6 +245,50 @@ def optimal_partition(cost: Cost, penalty: float, min_size: int = 2, max_candida
     return _refine(cost, changes, min_size)
 
 
+def optimal_partitions(costs: Sequence[Cost], penalty: float, min_size: int = 2) -> list[np.ndarray]:
+    """``[optimal_partition(c, penalty, min_size) for c in costs]``, the same change points: the cost tables of
+    series of one length and cost type (:class:`MeanVarCost`, :class:`MeanCost`; at most ``TABLE_POSITIONS``
+    positions) are computed for all of them at once, element by element the numbers of each alone."""
+    out: list[np.ndarray | None] = [None] * len(costs)
+    groups: dict[tuple[type, int], list[int]] = {}
+    for i, c in enumerate(costs):
+        if type(c) in (MeanVarCost, MeanCost) and c.n + 1 <= TABLE_POSITIONS:
+            groups.setdefault((type(c), c.n), []).append(i)
+    for (kind, n), idx in groups.items():
+        _check(costs[idx[0]], penalty, min_size)
+        positions = np.arange(0, n + 1)
+        newest_of = (np.searchsorted(positions, positions - min_size, side="right") - 1).tolist()
+        with np.errstate(all="ignore"):
+            tables = _tables(kind, [costs[i] for i in idx], positions[:, None], positions[None, :])
+        finite = np.flatnonzero(np.isfinite(tables).all(axis=(1, 2))).tolist()
+        for i, found in zip([idx[r] for r in finite], _pelt_rows(tables[finite], positions, float(penalty),
+                                                                newest_of), strict=True):
+            out[i] = found
+    return [found if found is not None else optimal_partition(c, penalty, min_size) for found, c in zip(out, costs,
+                                                                                                        strict=True)]
+
+
+def _tables(kind: type, costs: Sequence[Any], starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """``c(starts, ends)`` of every cost of one type at once (rows: the costs): their ``__call__`` written over
+    stacked cumulative sums, element by element the same arithmetic."""
+    def pick(name: str) -> tuple[np.ndarray, np.ndarray]:
+        sums = np.stack([getattr(c, name) for c in costs])
+        return np.take(sums, ends, axis=1), np.take(sums, starts, axis=1)
+
+    m = np.asarray(ends) - np.asarray(starts)
+    if kind is MeanVarCost:
+        (e1, b1), (e2, b2) = pick("s1"), pick("s2")
+        a, b = e1 - b1, e2 - b2
+        floor = np.array([c.floor for c in costs])[:, None, None]
+        var = (b - a * a / m) / m
+        var = np.where(var > floor, var, floor)
+        return m * (_LOG_2PI + np.log(var) + 1.0)
+    (ew, bw), (ex, bx), (exx, bxx) = pick("w"), pick("wx"), pick("wxx")
+    sw, swx, swxx = ew - bw, ex - bx, exx - bxx
+    cost = swxx - np.where(sw > 0, swx / np.where(sw > 0, sw, 1.0) * swx, 0.0)
+    return cost / np.array([c.inflation for c in costs])[:, None, None]
+
+
 #: PELT on at most this many positions evaluates the built-in costs of every (start, end) pair at once
 #: (m^2 values, 320 KB): on short series numpy's per-call time, not the arithmetic, is PELT's cost
 TABLE_POSITIONS = 200
@@ -250,13 +326,7 @@ def _pelt(cost: Cost, positions: np.ndarray, penalty: float, min_size: int) -> n
         F[j] = vals[i] + penalty
         last[j] = cands[i]
         cands = cands[vals <= F[j]]  # PELT: never optimal again (pruning constant K = 0)
-    out = []
-    j = m - 1
-    while j > 0:
-        j = int(last[j])
-        if j > 0:
-            out.append(int(positions[j]))
-    return np.array(out[::-1], dtype=np.int64)
+    return _backtrack(last.tolist(), positions)
 
 
 def _pelt_table(costs: list[list[float]], positions: np.ndarray, penalty: float, newest_of: list[int]) -> np.ndarray:
@@ -281,13 +351,35 @@ def _pelt_table(costs: list[list[float]], positions: np.ndarray, penalty: float,
         F[j] = best + penalty
         last[j] = cands[vals.index(best)]
         cands = [i for i, v in zip(cands, vals, strict=True) if v <= F[j]]
-    out = []
-    j = m - 1
-    while j > 0:
-        j = last[j]
-        if j > 0:
-            out.append(int(positions[j]))
-    return np.array(out[::-1], dtype=np.int64)
+    return _backtrack(last, positions)
+
+
+def _pelt_rows(tables: np.ndarray, positions: np.ndarray, penalty: float, newest_of: list[int]) -> list[np.ndarray]:
+    """``_pelt_table`` of many series at once from their cost tables (``tables[b, i, j]``: series b's cost of
+    positions i to j), the same change points: the same additions and comparisons, each row's candidates kept
+    as a mask (a pruned or unreachable start is +inf), the first of equal minima taken, as there."""
+    count, m = tables.shape[0], tables.shape[1]
+    F = np.full((count, m), np.inf)
+    F[:, 0] = -penalty
+    last = np.zeros((count, m), dtype=np.int64)
+    alive = np.zeros((count, m), dtype=bool)  # the candidates: added (reachable), not pruned
+    rows = np.arange(count)
+    added = -1
+    for j in range(1, m):
+        newest = newest_of[j]
+        if newest > added:
+            alive[:, added + 1:newest + 1] = np.isfinite(F[:, added + 1:newest + 1])
+            added = newest
+        if newest < 0:
+            continue
+        vals = np.where(alive[:, :newest + 1], F[:, :newest + 1] + tables[:, :newest + 1, j], np.inf)
+        first = np.argmin(vals, axis=1)
+        best = vals[rows, first]
+        some = np.isfinite(best)  # a row without candidates keeps F = inf, as there
+        F[:, j] = np.where(some, best + penalty, np.inf)
+        last[:, j] = np.where(some, first, 0)
+        alive[:, :newest + 1] &= ~(vals > F[:, j:j + 1])
+    return [_backtrack(row, positions) for row in last.tolist()]
 
 
 def _refine(cost: Cost, changes: np.ndarray, min_size: int) -> np.ndarray:
@@ -452,3 +544,14 @@ def scan_pvalue(gain: Any, n: int, min_size: int = 1, dof: float | None = None) 
     p = b[..., 0] * np.exp(-0.5 * b[..., 0] ** 2) / np.sqrt(2 * np.pi) * integral
     p = np.where(g > 0, np.minimum(p, 1.0), 1.0)
     return float(p) if p.ndim == 0 else p
+
+
+def _backtrack(last: list[int], positions: np.ndarray) -> np.ndarray:
+    """The change points of an optimal partition, from each end's best previous end (``last``), back to 0."""
+    out = []
+    j = len(last) - 1
+    while j > 0:
+        j = last[j]
+        if j > 0:
+            out.append(int(positions[j]))
+    return np.array(out[::-1], dtype=np.int64)

@@ -29,7 +29,7 @@ from .commands import Command, CommandContext
 from .config import PipelineSpec, parse_config
 from .data import Sample, Suite
 from .errors import ConfigError, PerfrigorError, did_you_mean
-from .executors import Watched, cpu_count, process_pool, stop_pool
+from .executors import Watched, cpu_count, dask_client, process_pool, stop_pool
 from .inputs import as_suite, data_files
 from .output import write_atomically
 from .params import ParamInfo
@@ -416,11 +416,11 @@ def _executor(args: argparse.Namespace, benchmarks: int) -> Iterator[cf.Executor
         raise UsageError("give --jobs or --dask, not both")
     if dask:
         try:
-            import distributed
+            import distributed  # noqa: F401 - dask_client needs it: say so before connecting
         except ImportError:
             raise UsageError("--dask needs the 'distributed' package (pip install 'perfrigor[dask]')") from None
         try:
-            client = distributed.Client(dask, timeout="10s")
+            client = dask_client(dask, timeout="10s")
         except (OSError, TimeoutError) as exc:
             raise UsageError(f"--dask {dask}: cannot connect to the scheduler: {exc}") from None
         watched = Watched(client.get_executor(), lambda: len(client.scheduler_info().get("workers", {})),

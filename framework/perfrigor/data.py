@@ -135,6 +135,21 @@ def _freeze(arr: np.ndarray) -> np.ndarray:
     return _frozen(arr, np.float64)
 
 
+def line_type(largest: int) -> Any:
+    """The integer type a sample keeps its lines in: 32 bits when they fit (a file of under 2**31 lines),
+    which halves what a large sample holds beside its values; 64 bits otherwise."""
+    return np.int32 if largest <= np.iinfo(np.int32).max else np.int64
+
+
+def _frozen_lines(positions: Any) -> np.ndarray:
+    """``positions`` read-only in :func:`line_type` (an int32 array handed over frozen is not copied)."""
+    arr = positions if isinstance(positions, np.ndarray) and positions.dtype == np.int32 else np.asarray(
+        positions, dtype=np.int64)
+    if arr.dtype == np.int64 and arr.size and int(arr.min()) < np.iinfo(np.int32).min:
+        return _frozen(arr, np.int64)
+    return _frozen(arr, line_type(int(arr.max()) if arr.size else 0))
+
+
 @attrs.frozen(eq=False, repr=False)
 class Sample:
     """Measurements of one system, flat or hierarchical (balanced).
@@ -153,7 +168,8 @@ class Sample:
     source: str | None = None
     #: what the reader recorded about the measurements (e.g. warmups excluded), shown in reports
     metadata: Mapping[str, Any] = attrs.field(factory=dict)
-    #: where each value came from: its line in ``source`` (same shape as ``values``), set by readers
+    #: where each value came from: its line in ``source`` (same shape as ``values``), set by readers;
+    #: int32 when every line fits, else int64 (:func:`line_type`)
     positions: np.ndarray | None = attrs.field(default=None)
 
     def __attrs_post_init__(self) -> None:
@@ -192,7 +208,7 @@ class Sample:
         if not isinstance(self.metadata, Mapping):
             raise DataError(f"{self.label}: metadata must be a mapping, got {type(self.metadata).__name__}")
         if self.positions is not None:
-            positions = _frozen(self.positions, np.int64)
+            positions = _frozen_lines(self.positions)
             if positions.shape != values.shape:
                 raise DataError(f"{self.label}: positions of shape {positions.shape} for values of shape "
                                 f"{values.shape}")

@@ -115,8 +115,11 @@ def scale_for(values: Iterable[float | None], unit: str = "") -> Scale:
     the thousands or more (rates, counts, bytes: "B/s" becomes "MB/s"). Scores and
     unitless values below 1000 are left as they are.
     """
-    unit = unit or ""
-    ref = _reference(values)
+    return _scale(_reference(values), unit or "")
+
+
+def _scale(ref: float | None, unit: str) -> Scale:
+    """:func:`scale_for` from the reference value (the values' median magnitude, None without one)."""
     timed = time_per(unit)
     if timed is not None:  # a time (per operation): a time scale, never an SI prefix (4.612 ms/op, not 4.612M ns/op)
         seconds, per = timed
@@ -145,7 +148,8 @@ def quantity(value: float | None, unit: str = "", digits: int = 4) -> str:
     """One value with the unit that suits it: ``quantity(0.008185, "s")`` -> "8.185 ms"."""
     if value is None:
         return "-"
-    return scale_for([value], unit)(value, digits)
+    ref = abs(float(value))  # _reference of one value, without building an array (reports ask for thousands)
+    return _scale(ref if math.isfinite(ref) and ref > 0 else None, unit or "")(value, digits)
 
 
 def column(values: Sequence[float | None], unit: str = "", digits: int = 4) -> tuple[list[str], Scale | None]:

@@ -35,6 +35,23 @@ def cpu_count() -> int:
         return os.cpu_count() or 1
 
 
+#: messages kept by each of dask.distributed's low-level logs (``distributed.admin.low-level-log-length``).
+#: dask keeps 1,000, and its log of what a client sent the scheduler keeps the tasks with their
+#: arguments (a batch of benchmarks' samples and earlier results): in a suite of 10^5 benchmarks,
+#: those of up to 64,000 of them, in the calling process. The logs are for debugging dask itself.
+DASK_LOG_LENGTH = 10
+
+
+def dask_client(address: Any, **kwargs: Any) -> Any:
+    """A ``distributed.Client`` of ``address`` (a scheduler's address or a cluster) whose low-level logs keep
+    :data:`DASK_LOG_LENGTH` messages; other schedulers, workers and clients are left as dask's settings make them."""
+    import dask
+    import distributed
+
+    with dask.config.set({"distributed.admin.low-level-log-length": DASK_LOG_LENGTH}):
+        return distributed.Client(address, **kwargs)
+
+
 #: the signals that stop a run: held back while the workers are forked, left to the parent in them
 STOPPING = (signal.SIGINT, signal.SIGTERM)
 

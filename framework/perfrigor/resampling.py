@@ -36,7 +36,7 @@ from .params import check_random_state
 __all__ = [
     "ADAPTIVE_DRAWS", "CHUNK_DRAWS", "MIN_REPLICATES", "adapted_replicates", "bootstrap", "bootstrap_means",
     "bootstrap_means_joint", "bootstrap_ratio", "bootstrap_ratio_many", "default_chunk_size", "flat_indices", "gather",
-    "percentile_error", "percentile_interval", "resample_indices", "resampling_scheme",
+    "interval_with_error", "percentile_error", "percentile_interval", "resample_indices", "resampling_scheme",
 ]
 
 #: Values drawn per chunk by default (a few MB of indices: fits in cache, bounds memory).
@@ -421,6 +421,14 @@ def percentile_interval(replicates: Any, confidence: float = 0.95) -> tuple[floa
     Uses the inverted-CDF quantile, i.e. order statistics: with 1000 replicates and 95%,
     the 25th and 975th sorted values, as Kalibera & Jones (§6.2) take them.
     """
+    reps = _checked(replicates, confidence)
+    low, high = _interval_ranks(reps.size, confidence)
+    ordered = np.partition(reps, [low, high])
+    return float(ordered[low]), float(ordered[high])
+
+
+def _checked(replicates: Any, confidence: float) -> np.ndarray:
+    """The replicates as a flat float array, refused when empty or NaN (or the confidence out of (0, 1))."""
     reps = np.asarray(replicates, dtype=float).reshape(-1)
     if not 0.0 < confidence < 1.0:
         raise ConfigError(f"confidence must lie strictly between 0 and 1, got {confidence!r}")
@@ -428,13 +436,45 @@ def percentile_interval(replicates: Any, confidence: float = 0.95) -> tuple[floa
         raise DataError("no bootstrap replicates")
     if np.isnan(reps).any():
         raise DataError(f"{int(np.isnan(reps).sum())} bootstrap replicate(s) are NaN")
+    return reps
+
+
+def _interval_ranks(size: int, confidence: float) -> tuple[int, int]:
+    """The (0-based) order statistics :func:`percentile_interval` takes of ``size`` replicates."""
     # numpy's "inverted_cdf" quantile, with a tolerance: 1 - 0.95 is not 0.05 in floating
     # point, and ceil(1000 * 0.025000000000000022) would take the 26th value, not the 25th.
     tail = (1.0 - confidence) / 2
-    ranks = [math.ceil(reps.size * q - 1e-9) for q in (tail, 1.0 - tail)]
-    low, high = (max(1, min(reps.size, k)) - 1 for k in ranks)
-    ordered = np.partition(reps, [low, high])
-    return float(ordered[low]), float(ordered[high])
+    ranks = [math.ceil(size * q - 1e-9) for q in (tail, 1.0 - tail)]
+    low, high = (max(1, min(size, k)) - 1 for k in ranks)
+    return low, high
+
+
+def _error_ranks(size: int, confidence: float) -> list[tuple[int, int]]:
+    """For each end of the interval, the (0-based) order statistics whose half distance is its Monte-Carlo error."""
+    tail = (1.0 - confidence) / 2
+    sd = math.sqrt(size * tail * (1.0 - tail))
+    out = []
+    for q in (tail, 1.0 - tail):
+        rank = math.ceil(size * q - 1e-9)
+        lo, hi = (max(1, min(size, r)) - 1 for r in (math.floor(rank - sd), math.ceil(rank + sd)))
+        out.append((lo, hi))
+    return out
+
+
+def interval_with_error(replicates: Any, confidence: float = 0.95) -> tuple[float, float, float, float, float]:
+    """:func:`percentile_interval`, :func:`percentile_error` and ``np.median`` of the replicates, the same numbers
+    (and errors), from one partition of them: ``(low, high, error_low, error_high, median)``."""
+    reps = _checked(replicates, confidence)
+    if reps.size < 2:
+        raise DataError("the Monte-Carlo error of an interval needs at least 2 bootstrap replicates")
+    low, high = _interval_ranks(reps.size, confidence)
+    errors = _error_ranks(reps.size, confidence)
+    middle = slice((reps.size - 1) // 2, reps.size // 2 + 1)  # np.median's one or two middle values
+    kth = sorted({low, high, *(k for pair in errors for k in pair), middle.start, middle.stop - 1})
+    ordered = np.partition(reps, kth)
+    (lo0, hi0), (lo1, hi1) = errors
+    return (float(ordered[low]), float(ordered[high]), float(ordered[hi0] - ordered[lo0]) / 2,
+            float(ordered[hi1] - ordered[lo1]) / 2, float(np.mean(ordered[middle])))
 
 
 #: values a bootstrap whose replicate count adapts to the data draws at most, by default (about
@@ -475,13 +515,8 @@ def percentile_error(replicates: Any, confidence: float = 0.95) -> tuple[float, 
         raise ConfigError(f"confidence must lie strictly between 0 and 1, got {confidence!r}")
     if reps.size < 2:
         raise DataError("the Monte-Carlo error of an interval needs at least 2 bootstrap replicates")
-    size = reps.size
-    tail = (1.0 - confidence) / 2
-    sd = math.sqrt(size * tail * (1.0 - tail))
     out = []
-    for q in (tail, 1.0 - tail):
-        rank = math.ceil(size * q - 1e-9)
-        lo, hi = (max(1, min(size, r)) - 1 for r in (math.floor(rank - sd), math.ceil(rank + sd)))
+    for lo, hi in _error_ranks(reps.size, confidence):
         ordered = np.partition(reps, [lo, hi])
         out.append(float(ordered[hi] - ordered[lo]) / 2)
     return out[0], out[1]

@@ -1073,12 +1073,17 @@ def long_run_factor(autocorrelation: Any, n: int, fitted: int = 1) -> float:
     return float(np.clip((1.0 + 2.0 * s) / denominator, 1.0, n / 2.0))
 
 
+@lru_cache(maxsize=1024)
 def _flat_top(lags: int) -> np.ndarray:
-    """Politis & Romano's flat-top lag window over lags 1..``lags``: 1 up to half-way, then linear to 0."""
+    """Politis & Romano's flat-top lag window over lags 1..``lags``: 1 up to half-way, then linear to 0
+    (kept: every series of a suite asks for the same few windows; read-only)."""
     k = np.arange(1, lags + 1)
-    return np.clip(2.0 * (1.0 - k / (lags + 1)), 0.0, 1.0)
+    w = np.clip(2.0 * (1.0 - k / (lags + 1)), 0.0, 1.0)
+    w.setflags(write=False)
+    return w
 
 
+@lru_cache(maxsize=4096)
 def _window_weight(lags: int, n: int) -> float:
     k = np.arange(1, lags + 1)
     return float((_flat_top(lags) * (1.0 - k / n)).sum())

@@ -122,6 +122,12 @@ def test_sample_helpers():
         located.require_positive()
     with pytest.raises(pr.DataError, match="positions of shape"):
         pr.Sample([1.0, 2.0], positions=[1])
+    assert located.positions.dtype == np.int32 and not located.positions.flags.writeable  # half of int64's memory
+    far = pr.Sample([1.0, 2.0], source="t.txt", positions=[3, 2**31])  # a file of more lines: 64 bits
+    assert far.positions.dtype == np.int64 and far.locate(1) == "t.txt, line 2147483648"
+    handed = np.array([[4, 9]], dtype=np.int32)
+    handed.setflags(write=False)
+    assert pr.Sample([[1.0, 2.0]], positions=handed).positions is handed  # a reader's frozen lines: not copied
     t = s.with_values([[2.0, 2.0]])
     assert t.name == "x" and t.shape == (1, 2)
     assert np.asarray(s, dtype=np.float32).dtype == np.float32

@@ -94,3 +94,16 @@ def test_rates_and_sizes_per_operation_keep_their_prefixes():
     assert d.quantity(1.2e6, "ops/s") == "1.200M ops/s"  # a rate: the time is below the line
     assert d.quantity(2e6, "B/op") == "2.000 MB/op"
     assert d.time_per("ops/ms") is None and d.time_per("ns/") is None and d.time_per("ms/op") == (1e-3, "/op")
+
+
+def test_quantity_of_one_value_is_that_of_its_scale():
+    """quantity() takes one value's reference without building an array: the text scale_for gives, every case."""
+    import itertools
+
+    from perfrigor import display
+
+    values = [0.0, -0.0, 1e-12, 3.3e-9, 0.008185, 1.0, 999.4, 999.96, 1000.0, 1234567.0, -5.5e3, float("inf"),
+              float("nan"), -float("inf"), 1e30, 2, 0.5, 7]
+    units = ["", "s", "ms", "ns/op", "B/s", "ops/s", "min", "h", "us/op", "MB"]
+    for v, unit, digits in itertools.product(values, units, (3, 4)):
+        assert display.quantity(v, unit, digits) == display.scale_for([v], unit)(v, digits)

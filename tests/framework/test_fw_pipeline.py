@@ -419,3 +419,20 @@ def test_pipeline_run_reads_in_a_screen():
 
     lines = inspect.getsource(pr.Pipeline.run).splitlines()
     assert len(lines) <= 40, f"Pipeline.run has {len(lines)} lines: keep the engine in the scheduler"
+
+
+def test_dask_client_keeps_short_logs():
+    """The CLI's dask client keeps DASK_LOG_LENGTH messages in its log to the scheduler, not dask's 1,000
+    (each a task with its benchmarks' samples and earlier results); dask's own setting is left as it was."""
+    distributed = pytest.importorskip("distributed")
+    import dask
+    from perfrigor.executors import DASK_LOG_LENGTH, dask_client
+
+    before = dask.config.get("distributed.admin.low-level-log-length")
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None) as cluster:
+        client = dask_client(cluster.scheduler_address, timeout="10s")
+        try:
+            assert client.scheduler_comm.recent_message_log.maxlen == DASK_LOG_LENGTH < before
+        finally:
+            client.close()
+    assert dask.config.get("distributed.admin.low-level-log-length") == before

@@ -537,3 +537,19 @@ def test_the_size_of_gzip_data_is_the_size_its_trailer_states_within_bounds(tmp_
     lying.write_bytes(gzip.compress(b"1\n")[:-4] + (2**32 - 1).to_bytes(4, "little"))
     with limits("none"):
         assert _common.data_size(lying) == _common.DEFLATE_MAX_RATIO * lying.stat().st_size
+
+
+def test_large_reads_keep_lines_in_32_bits(tmp_path):
+    """A large file's samples hold their lines as int32 (half their memory), the same lines as before."""
+    pytest.importorskip("pyarrow")
+    rows = 45_000  # past _arrow.LARGE (4 MiB) in both files
+    values = tmp_path / "v.txt"
+    values.write_text(f"{1.5:.6f}\n" * (rows * 11))
+    table = tmp_path / "t.json"
+    table.write_text("[\n" + ",\n".join(f'{{"benchmark": "b", "system": "{s}", "run": {k}, "ms": 1.{k % 9}}}'
+                                         for s in ("a", "z") for k in range(rows)) + "\n]\n")
+    sample = pr.read(values)
+    assert sample.positions.dtype == np.int32 and sample.positions[-1] == rows * 11
+    suite = pr.read(table)
+    z = suite["b"]["z"]
+    assert z.positions.dtype == np.int32 and z.positions[0] == rows + 2 and z.positions[-1] == 2 * rows + 1

@@ -29,14 +29,14 @@ from typing import Any
 import attrs
 import numpy as np
 
-from ..data import Sample, Suite
+from ..data import Sample, Suite, line_type
 from ._common import Growing, sample_or_suite
 from .table import LineRuns, Names, make_sample
 
 #: rows checked at a time (the temporary arrays are a few times this many integers)
-SLICE = 1 << 16
+SLICE = 1 << 14
 #: rows of samples written out at a time: their lines computed together, the values read let go behind them
-BATCH = 1 << 18
+BATCH = 1 << 16
 
 
 @attrs.frozen
@@ -194,7 +194,7 @@ def build(path: Path, m: Any, plan: Layout, values: Growing, lines: LineRuns, be
                 names_of_levels.append("iteration" if "iteration" not in names_of_levels else "repetition")
         built[s] = make_sample(m, path, _owned(values.data[a:b], shape), names_of_levels, units[s],
                                system.names[s_of[s]] if system is not None else None,
-                               _owned(line_batch[a - batch_lo:b - batch_lo], shape))
+                               _owned(line_batch[a - batch_lo:b - batch_lo], shape, lines=True))
     values.shrink(0)
     b_names = bench.names if bench is not None else [path.stem]
     s_names = system.names if system is not None else [path.name]
@@ -204,9 +204,12 @@ def build(path: Path, m: Any, plan: Layout, values: Growing, lines: LineRuns, be
     return sample_or_suite(result, path, named=bench is not None)
 
 
-def _owned(part: np.ndarray, shape: Sequence[int]) -> np.ndarray:
-    """A read-only copy of ``part`` in ``shape`` owning its memory (a Sample takes it without another copy)."""
-    out = np.empty(shape, dtype=part.dtype)
+def _owned(part: np.ndarray, shape: Sequence[int], lines: bool = False) -> np.ndarray:
+    """A read-only copy of ``part`` in ``shape`` owning its memory (a Sample takes it without another copy).
+
+    ``lines``: line numbers, copied into the type a Sample keeps them in (:func:`perfrigor.data.line_type`).
+    """
+    out = np.empty(shape, dtype=line_type(int(part.max(initial=0))) if lines else part.dtype)
     out.reshape(-1)[:] = part
     out.setflags(write=False)
     return out

@@ -111,12 +111,12 @@ def read_fast(path: Path, options: dict[str, Any]) -> Sample | Suite | None:
 class _Found:
     """A piece's records as pyarrow reads them (``text``), and where each record and its values start."""
 
-    __slots__ = ("text", "starts", "raw", "newlines", "first_line", "colons")
+    __slots__ = ("text", "starts", "raw", "newlines", "first_line", "colons", "quotes")
 
     def __init__(self, text: bytearray, starts: np.ndarray, raw: np.ndarray, newlines: np.ndarray,
-                 first_line: int, colons: np.ndarray) -> None:
+                 first_line: int, colons: np.ndarray, quotes: np.ndarray) -> None:
         self.text, self.starts, self.raw, self.newlines = text, starts, raw, newlines
-        self.first_line, self.colons = first_line, colons
+        self.first_line, self.colons, self.quotes = first_line, colons, quotes
 
     def lines(self, positions: np.ndarray) -> np.ndarray:
         return self.first_line + np.searchsorted(self.newlines, positions)
@@ -184,7 +184,7 @@ def _records(piece: bytes, first_line: int, is_first: bool, is_last: bool) -> _F
         raise _Slow()  # an array in a record: the slow way reads it
     text = bytearray(piece)
     np.frombuffer(text, dtype=np.uint8)[between] = ord(" ")
-    return _Found(text, opens, raw, np.flatnonzero(raw == ord("\n")), first_line, colons)
+    return _Found(text, opens, raw, np.flatnonzero(raw == ord("\n")), first_line, colons, quotes)
 
 
 def _outside(raw: np.ndarray, quotes: np.ndarray, mark: int) -> np.ndarray:
@@ -213,7 +213,7 @@ def _value_positions(found: _Found, key: str) -> np.ndarray:
     """Where each record's value of ``key`` starts (its first character); _Slow unless each has one."""
     raw, colons = found.raw, found.colons
     name = key.encode("utf-8")
-    closing = np.flatnonzero(raw == ord('"'))
+    closing = found.quotes
     before = np.searchsorted(closing, colons) - 1  # the key's closing quote: the last quote before its colon
     if (before < 1).any():
         raise _Slow()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..data import Sample
+from ..data import Sample, line_type
 from ..errors import DataError
 from . import _arrow, scan
 from ._common import LINE_CHUNK, Growing, data_size, line_chunks, not_utf8
@@ -60,7 +60,7 @@ def read_values(path: Path) -> tuple[np.ndarray, np.ndarray]:
     (:func:`fast_lines`) or else the strict parser (:func:`strict_lines`), which names a bad line.
     """
     values = Growing(np.float64)
-    lines = Growing(np.int64)
+    lines = Growing(np.int32)  # widened when a line's number needs it (data.line_type)
     on_disk = data_size(path)  # gzip data: the size its trailer states
     for chunk, first_line, offset in line_chunks(path, _arrow.CHUNK if on_disk >= _arrow.LARGE else LINE_CHUNK):
         large = max(on_disk, offset + len(chunk)) >= _arrow.LARGE  # gzip data: once it has unpacked so far
@@ -81,6 +81,8 @@ def read_values(path: Path) -> tuple[np.ndarray, np.ndarray]:
             values.reserve(guess)
             lines.reserve(guess)
         values.add(fast[0])
+        if fast[1].size and line_type(int(fast[1][-1]) + first_line) != lines.data.dtype:
+            lines.widen(np.int64)
         lines.add(fast[1] + first_line)
     return values.frozen(), lines.frozen()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -102,7 +103,7 @@ def _fitted(x: np.ndarray, search: em.BicSearch, row: int, gmax: int, max_compon
     m = int(search.model[row])
     mix = Mixture(search.weights[row, :g], search.means[row, :g], search.sds[row, :g])
     modes = mix.modes()
-    table = {name: tuple(None if np.isnan(v) else float(v) for v in search.bic[row, :, j])
+    table = {name: tuple(None if v != v else v for v in search.bic[row, :, j].tolist())  # v != v: NaN (mclust's NA)
              for j, name in enumerate(em.MODELS) if name in names}
     fit = MixtureFit(
         n_components=g, model=em.MODELS[m], weights=mix.weights, means=mix.means, sds=mix.sds,
@@ -192,4 +193,12 @@ def fit_mixture(sample: Any, max_components: int = 9, model: str = "auto",
         warnings.append(f"{s.label}: BIC is best at the largest number of components tried ({gmax}); "
                         "consider a larger max_components")
     fit = done.fit if done.fit.unit == s.unit else attrs.evolve(done.fit, unit=s.unit)
-    return s, x, attrs.evolve(fit, warnings=tuple(warnings))
+    return s, x, _with_warnings(fit, warnings)
+
+
+def _with_warnings(fit: MixtureFit, warnings: list[str]) -> MixtureFit:
+    """``attrs.evolve(fit, warnings=tuple(warnings))``, the same record, without converting every other field again
+    (a shared fit is asked for by several steps a benchmark; its tuples' converters cost more than a copy)."""
+    out = copy.copy(fit)
+    object.__setattr__(out, "warnings", tuple(warnings))
+    return out

@@ -193,14 +193,14 @@ class ModeComparisonComparator(pr.Comparator):
         out = dict(baseline_location=loc_x if loc_x is None or nx else None,
                    candidate_location=loc_y if loc_y is None or ny else None,
                    baseline_share=nx / x.size, candidate_share=ny / y.size, baseline_runs=nx, candidate_runs=ny)
-        if loc_x is None and nx:
-            out["baseline_location"] = float(np.median(x[in_x]))
-        if loc_y is None and ny:
-            out["candidate_location"] = float(np.median(y[in_y]))
         if nx:
             out["baseline_median"] = float(np.median(x[in_x]))
+            if loc_x is None:
+                out["baseline_location"] = out["baseline_median"]
         if ny:
             out["candidate_median"] = float(np.median(y[in_y]))
+            if loc_y is None:
+                out["candidate_location"] = out["candidate_median"]
         if nx >= 2 and ny >= 2:
             shift = pr.stats.hodges_lehmann(np.log(x[in_x]), np.log(y[in_y]), self.confidence)
             sign = 1.0 if lower_is_better else -1.0

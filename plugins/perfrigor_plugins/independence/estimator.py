@@ -17,7 +17,7 @@ at 3,000 runs a drift of 0.5% is significant and irrelevant.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import attrs
@@ -26,12 +26,17 @@ import perfrigor as pr
 
 from .serial import (
     MIN_RUNS,
+    PAIRWISE_MAX,
     acf_lags,
     lag1_pvalue,
     leading_outliers,
     level_step,
     mann_kendall,
+    pettitt,
+    rank_rows,
+    residual_rows,
     residuals,
+    step_change,
     step_fits_better,
     warmup_length,
 )
@@ -121,51 +126,63 @@ class IndependenceResult(pr.DependenceCheck):
         return "; ".join(parts)
 
 
-def check_series(z: np.ndarray, level: str, confidence: float, relevance: float = 0.01, offset: int = 0,
+def check_series(z: np.ndarray, level: str, confidence: float, relevance: float = 0.01, offset: Any = 0,
                  steps: bool = True) -> list[SeriesCheck]:
     """All serial checks of each row of ``z`` (one series per row, values in run order).
 
     ``offset``: the index of the first value in the sample's run order (leading warm-up runs
-    left out), so that a step names the run where it happens; ``steps``: look for a step of
-    the level (one series at a time: off for the many units of a hierarchical sample).
+    left out), so that a step names the run where it happens (one per row, or one for all);
+    ``steps``: look for a step of the level (off for the many units of a hierarchical sample).
+    Vectorised over the rows (the ranks, Pettitt's scan, the residuals and autocorrelations of
+    all rows at once, each row's numbers those of a row alone); a row whose level steps, or
+    whose runs are all equal, is finished on its own.
     """
-    z = np.atleast_2d(np.asarray(z, dtype=float))
+    z = np.ascontiguousarray(np.atleast_2d(np.asarray(z, dtype=float)))
     n = int(z.shape[-1])
     if n < MIN_RUNS:
         return [SeriesCheck(level=level, n=n, checked=False, confidence=confidence, relevance=relevance)] * z.shape[0]
+    offsets = np.broadcast_to(np.asarray(offset, dtype=np.int64), z.shape[:1]).tolist()
     alpha = 1.0 - confidence
     trend, p_trend, slope = mann_kendall(z)
     centre = np.median(z, axis=-1)
     drift = np.where(centre != 0, slope * (n - 1) / np.where(centre != 0, centre, 1.0), 0.0)
     flat = np.ptp(z, axis=-1) == 0  # every run equal: nothing varies, nothing depends
+    ranks = rank_rows(z)  # ranked once: the step test and the autocorrelations share them
+    at, p_step = pettitt(ranks) if steps else (None, None)
+    lags = acf_lags(n)
+    # the evidence (what an interval of all the runs must allow for) is measured around the mean: a drift or a
+    # step counts as dependence there (one series cannot tell them from slow dependence: it errs on the safe
+    # side); the flag "dependent" asks for dependence beyond the line and the steps, so that a drift or a step is
+    # reported as what it is
+    fitted, rest = residual_rows(ranks, line=False)
+    acf = pr.stats.autocorrelation(rest, lags)
+    beyond, rest = residual_rows(ranks, line=True)
+    around = pr.stats.autocorrelation(rest, lags)
     out = []
-    for row, k, pk, d, f in zip(z, trend, p_trend, drift, flat, strict=True):
+    for i, (row, k, pk, d, f) in enumerate(zip(z, trend, p_trend, drift, flat, strict=True)):
         found: tuple[pr.LevelStep, ...] = ()
         moves = False  # the level moves more than once: runs in groups (invocations?), not one change of state
-        ranks = pr.stats.rank_average(row)  # ranked once: the step test and the autocorrelations share them
-        if steps and not f:
-            at, change, p_step = level_step(row, ranks=ranks)
-            if p_step < STEP_ALPHA and abs(change) >= relevance and step_fits_better(row, at):
-                found = (pr.LevelStep(run=at + offset, change=change, pvalue=p_step),)
-                moves = any(_has_step(part, relevance) for part in (row[:at], row[at:]))
+        if steps and not f and p_step[i] < STEP_ALPHA:
+            split = int(at[i])
+            change = step_change(row, split)
+            if abs(change) >= relevance and step_fits_better(row, split):
+                found = (pr.LevelStep(run=split + offsets[i], change=change, pvalue=float(p_step[i])),)
+                moves = any(_has_step(part, relevance) for part in (row[:split], row[split:]))
                 if moves:
                     found = ()
         relevant_drift = bool(not f and not found and pk < alpha and abs(d) >= relevance)  # a step is no drift
-        cuts = [s.run - offset for s in found]
-        lags = acf_lags(n)
-        # the evidence (what an interval of all the runs must allow for) is measured around the mean: a drift
-        # or a step counts as dependence there (one series cannot tell them from slow dependence: it errs on
-        # the safe side); the flag "dependent" asks for dependence beyond the line and the steps, so that a
-        # drift or a step is reported as what it is
-        fitted, rest = residuals(ranks, [], line=False)
-        acf = np.zeros(lags) if f else pr.stats.autocorrelation(rest, lags)
-        stored = tuple(float(r) for r in acf[:min(lags, STORED_LAGS)])
-        tau = 1.0 if f else long_run(acf, n, fitted)
-        beyond, rest = residuals(ranks, cuts, line=True)
-        around = np.zeros(lags) if f else pr.stats.autocorrelation(rest, lags)
-        r1 = float(around[0])
-        p1 = 1.0 if f else lag1_pvalue(r1, n, beyond)
-        tau_beyond = 1.0 if f else long_run(around, n, beyond)
+        row_acf = np.zeros(lags) if f else acf[i]
+        stored = tuple(float(r) for r in row_acf[:min(lags, STORED_LAGS)])
+        tau = 1.0 if f else long_run(row_acf, n, fitted)
+        row_beyond, row_around = beyond, around[i]
+        if found:  # the residuals of the line and the step
+            row_beyond, rest_i = residuals(ranks[i], [s.run - offsets[i] for s in found], line=True)
+            row_around = pr.stats.autocorrelation(rest_i, lags)
+        if f:
+            row_around = np.zeros(lags)
+        r1 = float(row_around[0])
+        p1 = 1.0 if f else lag1_pvalue(r1, n, row_beyond)
+        tau_beyond = 1.0 if f else long_run(row_around, n, row_beyond)
         out.append(SeriesCheck(
             level=level, n=n, checked=True, autocorrelation=stored, fitted=fitted, tau=tau, n_eff=n / tau, lag1=r1,
             lag1_pvalue=p1, dependent=bool(p1 < alpha and tau_beyond >= DEPENDENCE_RELEVANCE), trend=float(k),
@@ -228,12 +245,17 @@ class Independence(pr.Estimator):
     relevance: float = pr.float_param(0.01, minimum=0.0, maximum=1.0,
                                       help="the smallest drift or step of the level (relative) worth a warning")
 
+    @classmethod
+    def prepare(cls, jobs: Sequence[pr.BenchmarkJob]) -> None:
+        """The checks of every flat sample of a pipeline task at once, into its workspace (``estimate`` reads
+        them): the samples' runs after their warm-up, grouped by length, one vectorised ``check_series`` a group."""
+        prepare_runs([(job.component, sample) for job in jobs for sample in job.samples.values()])
+
     def estimate(self, sample: Any) -> IndependenceResult:
         s = pr.as_sample(sample)
         v = s.values
         if v.ndim == 1:
-            warm = leading_outliers(v)
-            runs = check_series(v[warm:], s.levels[0], self.confidence, self.relevance, offset=warm)[0]
+            warm, runs = _flat_runs(self, v, s.levels[0])
             change = float(v[:warm].mean() / np.median(v[warm:]) - 1.0) if warm else None
             return IndependenceResult(runs=runs, n=runs.n, level=runs.level, autocorrelation=runs.autocorrelation,
                                       warmup=warm, warmup_change=change, tau=runs.tau,
@@ -258,6 +280,59 @@ class Independence(pr.Estimator):
                                   autocorrelation=top.autocorrelation, warmup=warm, warmup_change=change,
                                   tau=top.tau, n_eff=top.n_eff if top.checked else None, dependent=top.dependent,
                                   drift=top.drift, trending=top.trending, steps=top.steps, warnings=_warn(top, s))
+
+
+#: flat samples up to this many runs are checked together in a pipeline task (``Independence.prepare``)
+BATCH_MAX_RUNS = PAIRWISE_MAX
+
+
+def _runs_key(check: Independence, values: np.ndarray, level: str) -> tuple:
+    """Workspace key of a flat sample's check: its values (in run order) and every setting the check reads."""
+    return ("perfrigor_plugins.independence", "runs", values.tobytes(), values.size, level, float(check.confidence),
+            float(check.relevance))
+
+
+def _flat_runs(check: Independence, values: np.ndarray, level: str) -> tuple[int, SeriesCheck]:
+    """A flat sample's warm-up (leading outliers) and the check of the runs after it; from the task's workspace
+    when ``prepare`` put it there."""
+    ws = pr.current_workspace()
+    found = ws.get(_runs_key(check, values, level)) if ws is not None and values.size <= BATCH_MAX_RUNS else None
+    if found is not None:
+        return found
+    warm = leading_outliers(values)
+    return warm, check_series(values[warm:], level, check.confidence, check.relevance, offset=warm)[0]
+
+
+def prepare_runs(items: Sequence[tuple[Any, Any]]) -> int:
+    """Check many flat samples at once into the current workspace: ``(component, sample)`` pairs (an
+    ``Independence`` with its settings). Each sample's runs after its warm-up, grouped with the others of the
+    same length and settings; the checks are those of one sample at a time. Returns how many were checked;
+    without a workspace, does nothing."""
+    ws = pr.current_workspace()
+    if ws is None:
+        return 0
+    groups: dict[tuple, list[tuple[tuple, np.ndarray, int]]] = {}
+    for check, sample in items:
+        if not isinstance(check, Independence) or not isinstance(sample, pr.Sample):
+            continue
+        v = sample.values
+        if v.ndim != 1 or v.size > BATCH_MAX_RUNS or v.dtype != np.float64:
+            continue
+        key = _runs_key(check, v, sample.levels[0])
+        if key in ws:
+            continue
+        warm = leading_outliers(v)
+        ws.put(key, None)  # claimed: a sample given twice is checked once
+        groups.setdefault((v.size - warm, sample.levels[0], check.confidence, check.relevance), []).append(
+            (key, v[warm:], warm))
+    done = 0
+    for (_, level, confidence, relevance), group in groups.items():
+        checks = check_series(np.stack([z for _, z, _ in group]), level, confidence, relevance,
+                              offset=np.array([w for _, _, w in group], dtype=np.int64))
+        for (key, _, warm), found in zip(group, checks, strict=True):
+            ws.put(key, (warm, found))
+        done += len(group)
+    return done
 
 
 def _pooled(checks: list[SeriesCheck], level: str, n: int, confidence: float, relevance: float) -> SeriesCheck:

@@ -56,28 +56,60 @@ def detrended(z: np.ndarray) -> np.ndarray:
 
 def level_step(z: np.ndarray, min_segment: int = 5, ranks: np.ndarray | None = None) -> tuple[int, float, float]:
     """The most likely single step of the level of one series: (first run of the new level, relative change,
-    p-value), by Pettitt's (1979) rank test.
-
-    U_t = 2 sum_{i <= t} R_i - t (n + 1) compares the ranks before and after run t (a Mann-Whitney
-    statistic for every split at once, O(n log n)); the split is where |U_t| is largest, with at
-    least ``min_segment`` runs on either side, and the p-value Pettitt's approximation
-    2 exp(-6 K² / (n³ + n²)) (conservative where it matters, below 0.5). The change is the ratio of
-    the medians after and before, minus 1. (0, 0.0, 1.0) when the series is too short. ``ranks``: the
-    series' average ranks when the caller has them (``pr.stats.rank_average``).
+    p-value), by Pettitt's (1979) rank test (:func:`pettitt`). The change is the ratio of the medians after
+    and before, minus 1. (0, 0.0, 1.0) when the series is too short. ``ranks``: the series' average ranks
+    when the caller has them (``pr.stats.rank_average``).
     """
     z = np.asarray(z, dtype=float).reshape(-1)
     n = z.size
     if n < 2 * min_segment:
         return 0, 0.0, 1.0
     ranks = pr.stats.rank_average(z) if ranks is None else ranks
+    at, pvalue = pettitt(ranks[None, :], min_segment)
+    return int(at[0]), step_change(z, int(at[0])), float(pvalue[0])
+
+
+def pettitt(ranks: np.ndarray, min_segment: int = 5) -> tuple[np.ndarray, np.ndarray]:
+    """Pettitt's (1979) scan of each row of ``ranks`` (a series' average ranks, at least ``2 min_segment``):
+    the first run after the most likely split, and its p-value.
+
+    U_t = 2 sum_{i <= t} R_i - t (n + 1) compares the ranks before and after run t (a Mann-Whitney
+    statistic for every split at once, O(n log n)); the split is where |U_t| is largest, with at
+    least ``min_segment`` runs on either side, and the p-value Pettitt's approximation
+    2 exp(-6 K² / (n³ + n²)) (conservative where it matters, below 0.5). Vectorised over rows.
+    """
+    n = ranks.shape[-1]
     t = np.arange(1, n + 1)
-    u = np.abs(2.0 * np.cumsum(ranks) - t * (n + 1.0))[min_segment - 1:n - min_segment]
-    at = int(np.argmax(u)) + min_segment  # the first run after the split
-    k = float(u.max())
-    pvalue = float(min(1.0, 2.0 * np.exp(-6.0 * k * k / (n ** 3 + n ** 2))))
+    u = np.abs(2.0 * np.cumsum(ranks, axis=-1) - t * (n + 1.0))[:, min_segment - 1:n - min_segment]
+    at = np.argmax(u, axis=-1) + min_segment
+    k = u.max(axis=-1)
+    return at, np.minimum(1.0, 2.0 * np.exp(-6.0 * k * k / (n ** 3 + n ** 2)))
+
+
+def step_change(z: np.ndarray, at: int) -> float:
+    """The relative change of a series' level at run ``at``: the median after over the median before, minus 1."""
     before, after = float(np.median(z[:at])), float(np.median(z[at:]))
-    change = after / before - 1.0 if before != 0 else 0.0
-    return at, change, pvalue
+    return after / before - 1.0 if before != 0 else 0.0
+
+
+def rank_rows(z: np.ndarray) -> np.ndarray:
+    """``pr.stats.rank_average`` of each row of ``z`` (2-D), the same numbers: rows without ties at once."""
+    order = np.argsort(z, axis=-1, kind="stable")
+    ordered = np.take_along_axis(z, order, axis=-1)
+    ties = (ordered[:, 1:] == ordered[:, :-1]).any(axis=-1) | np.isnan(ordered).any(axis=-1)
+    ranks = np.empty(z.shape)
+    np.put_along_axis(ranks, order, np.broadcast_to(np.arange(1.0, z.shape[-1] + 1), z.shape), axis=-1)
+    for i in np.flatnonzero(ties).tolist():
+        ranks[i] = pr.stats.rank_average(z[i])
+    return ranks
+
+
+def residual_rows(z: np.ndarray, line: bool) -> tuple[int, np.ndarray]:
+    """:func:`residuals` of each row of ``z`` without steps: (parameters fitted, residuals), each row's numbers
+    those of ``residuals(row, [], line)``."""
+    rest = detrended(z) if line else z - z.mean(axis=-1, keepdims=True)
+    rest -= rest.mean(axis=-1, keepdims=True)
+    return 1 + int(line), rest
 
 
 def step_fits_better(z: np.ndarray, at: int) -> bool:

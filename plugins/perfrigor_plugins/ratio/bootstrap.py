@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import attrs
-import numpy as np
 import perfrigor as pr
 
 from .decision import comparison, prepare, threshold_param
@@ -119,16 +118,15 @@ class BootstrapRatio(pr.Comparator):
             ratios = pr.resampling.bootstrap_ratio(new.values, old.values, n_bootstrap,
                                                    random_state=pr.check_random_state(self.random_state),
                                                    levels=self.resample)
-        low, high = pr.resampling.percentile_interval(ratios, self.confidence)
+        low, high, *error, median = pr.resampling.interval_with_error(ratios, self.confidence)
         if low == high:
             warnings.append("every bootstrap replicate gives the same ratio (no variation at the resampled "
                             "levels), so the interval has zero width")
         ratio = float(new.values.mean() / old.values.mean())
-        error = pr.resampling.percentile_error(ratios, self.confidence)
         details = {
             "n_bootstrap": n_bootstrap, "resample": self.resample,
             "replicates": {"mean": float(ratios.mean()), "sd": float(ratios.std(ddof=1)),
-                           "median": float(np.median(ratios))},
+                           "median": median},
             "monte_carlo_error": {"ci_low": error[0], "ci_high": error[1]},
         }
         if n_bootstrap < self.n_bootstrap:

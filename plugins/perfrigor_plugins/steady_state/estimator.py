@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import attrs
@@ -19,7 +19,7 @@ import numpy as np
 import perfrigor as pr
 from perfrigor import changepoints as cp
 
-from .series import CLASSES, MIN_LENGTH, PENALTY_FACTOR, analyse
+from .series import CLASSES, MIN_LENGTH, PENALTY_FACTOR, analyse, analyse_many
 
 #: how many series ``describe()`` names one by one; beyond, counts and the unsteady ones
 LISTED = 12
@@ -162,20 +162,34 @@ class SteadyStateEstimator(pr.Estimator):
                                  metadata={"help": "leave Barrett's windowed outliers out of the segmentation",
                                            "type": "bool"})
 
+    @classmethod
+    def prepare(cls, jobs: Sequence[pr.BenchmarkJob]) -> None:
+        """Every series of a pipeline task analysed at once, into its workspace (``estimate`` reads them):
+        series of one length and settings together (``series.analyse_many``)."""
+        prepare_series([(job.component, sample) for job in jobs for sample in job.samples.values()])
+
     def estimate(self, sample: Any) -> SteadyState:
         s = pr.as_sample(sample)
         values = np.asarray(s.values, dtype=float)
         rows = values.reshape(-1, values.shape[-1])
         iteration = s.levels[-1]
         unit_name = s.levels[-2] if s.n_levels > 1 else "series"
-        factor = self.penalty_factor if self.penalty_factor is not None else PENALTY_FACTOR
+        options = self._options(s.lower_is_better)
+        ws = pr.current_workspace()
         states = []
         for i, row in enumerate(rows):
-            found = analyse(row, penalty_factor=factor, relevance=self.relevance, tail=self.tail,
-                            confidence=self.confidence, min_size=self.min_size, lower_is_better=s.lower_is_better,
-                            outliers=self.outliers)
+            found = ws.get(_series_key(row, options)) if ws is not None and row.size <= BATCH_MAX_RUNS else None
+            if found is None:
+                found = analyse(row, **options)
             states.append(_state(s, values.shape, i, found))
         return self._result(s, states, unit_name, iteration)
+
+    def _options(self, lower_is_better: bool) -> dict[str, Any]:
+        """The settings ``series.analyse`` takes, for samples in this direction."""
+        factor = self.penalty_factor if self.penalty_factor is not None else PENALTY_FACTOR
+        return {"penalty_factor": factor, "relevance": self.relevance, "tail": self.tail,
+                "confidence": self.confidence, "min_size": self.min_size, "lower_is_better": bool(lower_is_better),
+                "outliers": self.outliers}
 
     def _result(self, s: pr.Sample, states: list[SeriesState], unit_name: str, iteration: str) -> SteadyState:
         steady = [st for st in states if st.steady]
@@ -196,6 +210,44 @@ class SteadyStateEstimator(pr.Estimator):
             segments=states[0].segments if len(states) == 1 else (), series=tuple(states), unit=s.unit,
             series_level=unit_name, iteration_level=iteration, relevance=self.relevance,
             text=text + _listing(states), warnings=tuple(f"{s.label}: {w}" for w in warnings))
+
+
+#: series up to this many iterations are analysed together in a pipeline task (``SteadyStateEstimator.prepare``)
+BATCH_MAX_RUNS = 1000
+
+
+def _series_key(row: np.ndarray, options: Mapping[str, Any]) -> tuple:
+    """Workspace key of one series' analysis: its values (in order) and every setting ``analyse`` takes."""
+    return ("perfrigor_plugins.steady_state", "series", row.tobytes(), row.size, *sorted(options.items()))
+
+
+def prepare_series(items: Sequence[tuple[Any, Any]]) -> int:
+    """Analyse the series of many samples at once into the current workspace: ``(component, sample)`` pairs (a
+    ``SteadyStateEstimator`` with its settings). The analyses are those of one series at a time. Returns how
+    many series were analysed; without a workspace, does nothing."""
+    ws = pr.current_workspace()
+    if ws is None:
+        return 0
+    groups: dict[tuple, list[tuple[tuple, np.ndarray]]] = {}
+    for check, sample in items:
+        if not isinstance(check, SteadyStateEstimator) or not isinstance(sample, pr.Sample):
+            continue
+        values = np.asarray(sample.values, dtype=float)
+        if values.shape[-1] > BATCH_MAX_RUNS:
+            continue
+        options = check._options(sample.lower_is_better)
+        for row in values.reshape(-1, values.shape[-1]):
+            key = _series_key(row, options)
+            if key not in ws:
+                ws.put(key, None)  # claimed: a series given twice is analysed once
+                groups.setdefault((row.size, *sorted(options.items())), []).append((key, row))
+    done = 0
+    for (_, *options), group in groups.items():
+        found = analyse_many(np.stack([row for _, row in group]), **dict(options))
+        for (key, _), one in zip(group, found, strict=True):
+            ws.put(key, one)
+        done += len(group)
+    return done
 
 
 def _state(s: pr.Sample, shape: tuple[int, ...], row: int, found: Mapping[str, Any]) -> SeriesState:

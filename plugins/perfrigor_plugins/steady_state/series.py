@@ -128,21 +128,114 @@ def steady_interval(values: np.ndarray, confidence: float) -> tuple[float, float
 def analyse(x: Any, *, penalty_factor: float, relevance: float, tail: float, confidence: float,
             min_size: int | None, lower_is_better: bool, outliers: bool = True) -> dict[str, Any]:
     """Everything the ``steady-state`` result says about one series, as plain values."""
-    # ndtri is scipy.stats.norm.ppf, without importing scipy.stats (start-up)
-    from scipy import special
-
     x = np.asarray(x, dtype=float)
     n = int(x.size)
     if n < MIN_LENGTH:
-        return {"classification": None, "steady_start": None, "n": n, "outliers": 0, "segments": (),
-                "level": None, "ci_low": None, "ci_high": None, "levels": ()}
+        return _too_short(n)
     mask = outlier_mask(x) if outliers else np.zeros(n, dtype=bool)
     kept = np.flatnonzero(~mask)
     y = x[kept]
     scale = float(np.median(np.abs(y))) or 1.0
-    size = min_size if min_size is not None else max(2, min(10, n // 50))
-    size = min(size, max(1, y.size // 4))
+    size = _min_size(min_size, n, y.size)
     changes = cp.optimal_partition(cp.MeanVarCost.of(y / scale), penalty_factor * math.log(y.size), size)
+    return _classify(x, mask, kept, y, changes, size, relevance, tail, confidence, lower_is_better)
+
+
+def analyse_many(rows: Any, *, penalty_factor: float, relevance: float, tail: float, confidence: float,
+                 min_size: int | None, lower_is_better: bool, outliers: bool = True) -> list[dict[str, Any]]:
+    """``[analyse(row, ...) for row in rows]`` (series of one length, one per row), the same values: the
+    outliers, scales, segment costs and cost tables of the rows without outliers computed for all of them at
+    once (what costs numpy's per-call time on short series); a row with outliers is analysed alone."""
+    x = np.ascontiguousarray(np.atleast_2d(np.asarray(rows, dtype=float)))
+    count, n = x.shape
+    if n < MIN_LENGTH:
+        return [_too_short(n) for _ in range(count)]
+    options = {"penalty_factor": penalty_factor, "relevance": relevance, "tail": tail, "confidence": confidence,
+               "min_size": min_size, "lower_is_better": lower_is_better, "outliers": outliers}
+    if not np.isfinite(x).all():  # analyse says what is wrong
+        return [analyse(row, **options) for row in x]
+    masks = outlier_masks(x) if outliers else np.zeros(x.shape, dtype=bool)
+    clean = np.flatnonzero(~masks.any(axis=1)).tolist()
+    out: list[dict[str, Any] | None] = [None] * count
+    if clean:
+        y = x[clean]
+        scale = np.median(np.abs(y), axis=1)
+        scale = np.where(scale != 0, scale, 1.0)
+        size = _min_size(min_size, n, n)
+        changes = cp.optimal_partitions(cp.MeanVarCost.of_rows(y / scale[:, None]), penalty_factor * math.log(n),
+                                        size)
+        kept = np.arange(n)
+        one = [i for i, found in zip(clean, changes, strict=True) if found.size == 0]
+        for i, found in zip(one, _one_segment(x[one], confidence), strict=True):
+            out[i] = found
+        for i, found in zip(clean, changes, strict=True):
+            if found.size:
+                out[i] = _classify(x[i], masks[i], kept, x[i], found, size, relevance, tail, confidence,
+                                   lower_is_better)
+    return [found if found is not None else analyse(x[i], **options) for i, found in enumerate(out)]
+
+
+def _one_segment(x: np.ndarray, confidence: float) -> list[dict[str, Any]]:
+    """What :func:`_classify` says of series without outliers or change points (one row each), the same values
+    for all at once: flat, steady from the start at their one segment's level, with its batch-means interval
+    (:func:`steady_interval`, written over rows)."""
+    # stdtrit is scipy.stats.t.ppf, without importing scipy.stats (start-up)
+    from scipy import special
+
+    count, n = x.shape
+    if not count:
+        return []
+    # the segment's statistics as cp.segments computes them (cumulative sums)
+    s1, s2 = np.cumsum(x, axis=1)[:, -1] - 0.0, np.cumsum(x * x, axis=1)[:, -1] - 0.0
+    mean = s1 / n
+    sd = np.sqrt(np.maximum(s2 - n * mean * mean, 0.0) / max(n - 1, 1))
+    # steady_interval of every row (n >= MIN_LENGTH: batches of about sqrt(n) values)
+    level = x.mean(axis=1)
+    size = max(1, int(math.sqrt(n))) if n >= 16 else 1
+    batches = x[:, : (n // size) * size].reshape(count, -1, size).mean(axis=2)
+    k = batches.shape[1]
+    if k < 2:
+        low = high = level
+    else:
+        half = special.stdtrit(k - 1, 0.5 + confidence / 2) * batches.std(ddof=1, axis=1) / math.sqrt(k)
+        still = np.ptp(batches, axis=1) == 0.0
+        low, high = np.where(still, level, level - half), np.where(still, level, level + half)
+    return [{"classification": "flat", "steady_start": 0, "n": n, "outliers": 0,
+             "segments": (cp.Segment(0, n, mu, sigma),), "levels": (mu,), "level": lev, "ci_low": lo, "ci_high": hi}
+            for mu, sigma, lev, lo, hi in zip(mean.tolist(), sd.tolist(), level.tolist(), low.tolist(), high.tolist(),
+                                              strict=True)]
+
+
+def _too_short(n: int) -> dict[str, Any]:
+    return {"classification": None, "steady_start": None, "n": n, "outliers": 0, "segments": (),
+            "level": None, "ci_low": None, "ci_high": None, "levels": ()}
+
+
+def _min_size(min_size: int | None, n: int, kept: int) -> int:
+    """The shortest segment: ``min_size``, else 2 to 10 with the length; at most a quarter of the kept values."""
+    size = min_size if min_size is not None else max(2, min(10, n // 50))
+    return min(size, max(1, kept // 4))
+
+
+def outlier_masks(x: np.ndarray) -> np.ndarray:
+    """:func:`outlier_mask` of each row of ``x`` (series of one length), the same booleans: series no longer
+    than the window (one window, the whole series) at once, longer ones one at a time."""
+    count, n = x.shape
+    if n < 5 or n > OUTLIER_WINDOW:
+        return np.array([outlier_mask(row) for row in x], dtype=bool).reshape(x.shape)
+    med, p10, p90 = _window_quantiles(n)(x)
+    band = OUTLIER_WIDTH * (p90 - p10)
+    return np.abs(x - med[:, None]) > band[:, None]
+
+
+def _classify(x: np.ndarray, mask: np.ndarray, kept: np.ndarray, y: np.ndarray, changes: np.ndarray, size: int,
+              relevance: float, tail: float, confidence: float, lower_is_better: bool) -> dict[str, Any]:
+    """A series' segments, classification and steady level from its change points (``changes``: in the kept
+    values ``y = x[kept]``, outliers left out)."""
+    # ndtri is scipy.stats.norm.ppf, without importing scipy.stats (start-up)
+    from scipy import special
+
+    n = int(x.size)
     bounds = np.concatenate(([0], changes, [y.size]))
     parts = cp.segments(y, changes)
     # segments in the original indices (an outlier between two segments belongs to the later one)

@@ -10,13 +10,13 @@ simulation (benchmarks/calibration.py; docs/methods/verdict.md shows the table).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import attrs
 import perfrigor as pr
 
-from . import multiplicity, paths, suite_control
+from . import dependence, multiplicity, paths, steady, suite_control
 from .evidence import comparisons
 from .reasons import answer_reason, disagreement_sentences, disagreements
 from .rules import UNCLEAR, band, outcome
@@ -72,6 +72,13 @@ class VerdictStep(pr.Comparator):
         samples = {"baseline": pr.as_sample(baseline, what="baseline"),
                    "candidate": pr.as_sample(candidate, what="candidate")}
         return self.judge(samples, "baseline", "candidate", pr.Previous())
+
+    @classmethod
+    def prepare(cls, jobs: Sequence[pr.BenchmarkJob]) -> None:
+        """What the task's verdicts will compute, together: the default steady-state checks (:func:`.steady.prepare`)
+        and the segments' factors of dependent-looking runs (:func:`.dependence.prepare`)."""
+        steady.prepare(jobs)
+        dependence.prepare(jobs)
 
     def run_benchmark(self, samples, baseline, candidate, previous):
         if candidate is None:

@@ -127,9 +127,61 @@ def block_factor(values: np.ndarray) -> tuple[float, float]:
     segments (a single step is compared level by level; no step: the lag window's case).
     """
     z = np.asarray(values, dtype=float)
+    ws = pr.current_workspace()
+    found = ws.get(_blocks_key(z)) if ws is not None and z.size <= BLOCK_RUNS[1] else None
+    if found is not None:
+        return found
     n = z.size
     variance = float(z.var(ddof=1)) if n > 1 else 0.0
-    edges = level_segments(z)
+    return _factor(z, variance, level_segments(z))
+
+
+def _blocks_key(ranks: np.ndarray) -> tuple:
+    return ("perfrigor_plugins.verdict", "blocks", ranks.tobytes(), ranks.size)
+
+
+def block_factors(rows: np.ndarray) -> list[tuple[float, float]]:
+    """``[block_factor(row) for row in rows]`` (series of one length), the same numbers: the segments of all
+    rows found at once (:func:`level_segments_rows`)."""
+    z = np.ascontiguousarray(np.atleast_2d(np.asarray(rows, dtype=float)))
+    variance = z.var(ddof=1, axis=1) if z.shape[1] > 1 else np.zeros(z.shape[0])
+    return [_factor(row, float(v), edges) for row, v, edges in zip(z, variance, level_segments_rows(z), strict=True)]
+
+
+def prepare(jobs: Sequence[pr.BenchmarkJob]) -> None:
+    """The segments' factors the verdicts of a pipeline task will need, at once, into its workspace: each flat
+    pair whose pipeline checks make :func:`observe` look for segments (``LOOKS_DEPENDENT``). Only a saving:
+    ``block_factor`` computes what is missing."""
+    from .evidence import find
+
+    ws = pr.current_workspace()
+    if ws is None:
+        return
+    rows: dict[int, dict[bytes, np.ndarray]] = {}
+    for job in jobs:
+        if job.candidate is None or not {job.baseline, job.candidate} <= set(job.samples):
+            continue
+        pair = [job.samples[job.baseline], job.samples[job.candidate]]
+        if any(s.values.ndim != 1 for s in pair):
+            continue
+        checks = [find(job.previous, pr.DependenceCheck, system) for system in (job.baseline, job.candidate)]  # type: ignore[arg-type]
+        usable = [f.result for f in checks if f is not None and isinstance(f.result, pr.DependenceCheck)
+                  and f.result.n >= MIN_RUNS and len(f.result.autocorrelation) >= 1]
+        if len(usable) != 2 or max(c.tau for c in usable) < LOOKS_DEPENDENT:
+            continue
+        for s in pair:
+            ranks = pr.stats.rank_average(s.flat)
+            if BLOCK_RUNS[0] <= ranks.size <= BLOCK_RUNS[1] and _blocks_key(ranks) not in ws:
+                rows.setdefault(ranks.size, {})[ranks.tobytes()] = ranks
+    for group in rows.values():
+        ranks = list(group.values())
+        for r, found in zip(ranks, block_factors(np.stack(ranks)), strict=True):
+            ws.put(_blocks_key(r), found)
+
+
+def _factor(z: np.ndarray, variance: float, edges: np.ndarray) -> tuple[float, float]:
+    """:func:`block_factor` from the series, its variance and its segments' edges."""
+    n = z.size
     k = edges.size - 1
     if k < 3 or variance <= 0.0:
         return 1.0, float(k)
@@ -157,6 +209,27 @@ def level_segments(values: np.ndarray) -> np.ndarray:
     changes = cp.optimal_partition(cp.MeanCost.of((z - z.mean()) / noise), SEGMENT_PENALTY * np.log(n),
                                    min_size=SEGMENT_MIN)
     return np.concatenate(([0], changes, [n])).astype(int)
+
+
+def level_segments_rows(z: np.ndarray) -> list[np.ndarray]:
+    """``[level_segments(row) for row in z]`` (series of one length), the same edges: the noise, the costs and
+    the optimal partitions of all rows at once."""
+    cp = pr.changepoints
+    count, n = z.shape
+    whole = [np.array([0, n]) for _ in range(count)]
+    if not BLOCK_RUNS[0] <= n <= BLOCK_RUNS[1] or not np.isfinite(z).all():
+        return [level_segments(row) for row in z] if BLOCK_RUNS[0] <= n <= BLOCK_RUNS[1] else whole
+    diff = np.diff(z, axis=1)
+    noise = 1.4826 * np.median(np.abs(diff - np.median(diff, axis=1)[:, None]), axis=1) / np.sqrt(2.0)
+    noisy = np.flatnonzero(noise > 0.0).tolist()
+    if not noisy:
+        return whole
+    rows = z[noisy]
+    costs = cp.MeanCost.of_rows((rows - rows.mean(axis=1, keepdims=True)) / noise[noisy][:, None])
+    changes = cp.optimal_partitions(costs, SEGMENT_PENALTY * np.log(n), min_size=SEGMENT_MIN)
+    for i, found in zip(noisy, changes, strict=True):
+        whole[i] = np.concatenate(([0], found, [n])).astype(int)
+    return whole
 
 
 def observe(checks: Sequence[pr.DependenceCheck | None], samples: Sequence[pr.Sample] = ()) -> Observation | None:

@@ -21,7 +21,7 @@ hierarchical one:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -29,7 +29,7 @@ import numpy as np
 import perfrigor as pr
 
 from .dependence import level_segments
-from .evidence import Found, find_or_run
+from .evidence import DEFAULTS, Found, find, find_or_run
 
 #: a system needs this many series that settle for its never-steady ones to be left out (else all are kept whole)
 MIN_STEADY = 2
@@ -78,6 +78,26 @@ def gather(samples: Mapping[str, pr.Sample], systems: tuple[str, str], previous:
                   and len(found.result.series) == int(np.prod(sample.values.shape[:-1], dtype=np.int64)))
         out.append(Steady(found.source, found.result) if usable else None)  # type: ignore[union-attr]
     return out[0], out[1]
+
+
+def prepare(jobs: Sequence[pr.BenchmarkJob]) -> None:
+    """The default steady-state checks the verdicts of a pipeline task will run (the systems with no
+    ``pr.SteadyStateCheck`` of the pipeline), prepared together by the registered component's own ``prepare``:
+    what ``gather`` then runs reads them from the task's workspace. Only a saving: ``gather`` computes what is
+    missing, and says what goes wrong, on its own benchmark."""
+    todo = [(job.benchmark, job.samples[system]) for job in jobs
+            if getattr(job.component, "steady", False) and job.candidate is not None
+            for system in (job.baseline, job.candidate)
+            if system in job.samples and find(job.previous, pr.SteadyStateCheck, system) is None]  # type: ignore[arg-type]
+    name = DEFAULTS[pr.SteadyStateCheck]
+    if not todo or name not in pr.get_registry().components:
+        return
+    component = pr.get(name)
+    try:
+        type(component).prepare([pr.BenchmarkJob(bench, component, {"sample": sample}, "sample", None, {})
+                                 for bench, sample in todo])
+    except Exception:  # noqa: BLE001 - nothing is lost: gather runs the check itself and reports its error
+        return
 
 
 def details(states: tuple[Steady | None, Steady | None]) -> dict[str, Any]:
