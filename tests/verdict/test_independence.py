@@ -153,6 +153,17 @@ def test_a_warm_up_at_the_start_of_a_flat_series_is_left_out_of_the_checks():
     assert pr.get("independence").estimate(short).warmup == 0
 
 
+def test_a_slow_mode_that_comes_first_is_no_warm_up():
+    """Runs in two modes 30% apart, the first in the slow one: the second half comes back as far out, so the first
+    run is one of the series' levels and is kept (cutting it left 19 runs, too few for the mode rules)."""
+    rng = np.random.default_rng(3)
+    x = rng.normal(1.0, 0.01, 20)
+    x[[0, 6, 13, 17]] *= 1.3
+    assert pr.get("independence").estimate(x).warmup == 0
+    x[[13, 17]] /= 1.3  # no slow run in the second half: the first run stands out as a warm-up
+    assert pr.get("independence").estimate(x).warmup >= 1
+
+
 def test_long_series_give_the_same_mann_kendall_test_without_all_pairs(monkeypatch):
     import perfrigor_plugins.independence.serial as serial
 

@@ -207,7 +207,11 @@ def leading_outliers(z: np.ndarray, cutoff: float = 5.0) -> int:
     The steady state is the second half; its spread is the MAD scaled to a normal sd. The
     warm-up is the longest leading block of runs all more than ``cutoff`` spreads from the
     steady median: a machine still busy, caches and frequency settling. Independent runs
-    almost never start so (a 5-sd run first has probability ~6e-7 under normal noise).
+    almost never start so (a 5-sd run first has probability ~6e-7 under normal noise). Leading runs
+    are one of the series' levels, not a warm-up, when the steady half comes back to their level
+    (a run beyond the cutoff, at least half as far out as their median, as the steady-state
+    check's leading level, ``one_of_several_levels``: a mode of multimodal runs that happened to
+    come first; an outlier of the steady half is not so far): none is cut.
     """
     n = z.size
     if n < 2 * MIN_RUNS:  # the steady half's spread needs 10 runs to mean anything
@@ -218,4 +222,9 @@ def leading_outliers(z: np.ndarray, cutoff: float = 5.0) -> int:
     if spread == 0:
         return 0
     far = np.abs(z[: n // 4] - centre) > cutoff * spread
-    return int(np.argmin(far)) if not far.all() else int(far.size)
+    warm = int(np.argmin(far)) if not far.all() else int(far.size)
+    if not warm:
+        return 0
+    lead = float(np.median(z[:warm])) - centre
+    back = (steady - centre) * np.sign(lead) > max(cutoff * spread, abs(lead) / 2.0)
+    return 0 if back.any() else warm

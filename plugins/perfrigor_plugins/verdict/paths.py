@@ -10,7 +10,8 @@
    system, the answer holding only where both comparisons agree (``segments``); steps in both
    systems count as dependence (nothing tells which levels correspond);
 5. several clear modes: the shift within the dominant mode; a change of the modes' shares
-   alone is "unclear" (``modes``);
+   alone is "unclear" (``modes``); below the mode rules' 20 runs a side, modes that clear gaps
+   separate (:mod:`.gaps`);
 6. the ratio of means (Fieller's) when the configured statistic is the mean and the runs independent
    (``ratio``);
 7. otherwise the typical run (``typical``): a location shift of log values, the pipeline's
@@ -31,7 +32,7 @@ import attrs
 import numpy as np
 import perfrigor as pr
 
-from . import dependence
+from . import dependence, gaps, persistence
 from . import steady as steady_state
 from .evidence import Evidence, Found, dependence_of, gather
 from .rules import Answer, outcome
@@ -123,6 +124,10 @@ def _flat_path(context: Context, ev: Evidence, settings: Settings, trimmed: bool
         notes.append(found.result.verdict)
     elif kind != "unimodal" and found.result.dominant is not None:
         return modes(context, found)
+    elif min(len(old), len(new)) < gaps.FOR_MIXTURES:  # too few runs for the mode rules: modes by clear gaps
+        small = gaps.small_modes(old, new, settings.confidence)
+        if small is not None:
+            return modes(context, Found("location-shift", small))
     if settings.statistic == "mean" and widening.tau < 1.5:
         return attrs.evolve(ratio(old, new, ev, settings, offsets=context.offsets), flags=tuple(flags),
                             notes=tuple(notes))
@@ -489,9 +494,11 @@ def modes(context: Context, found: Found) -> Path:
 
     The mode's runs are checked for serial dependence on their own (in run order): runs that
     cluster in a mode over time are dependent as a whole series, not necessarily within the
-    mode. When the runs are dependent as a whole, the mode's answer stands only where the
-    typical run's (widened) answer agrees: modes that persist in time may be invocations or
-    sessions rather than strata.
+    mode. When the runs are dependent as a whole, the mode's answer stands only where the typical
+    run's (widened) answer agrees, if the modes persist in time (a system's runs keep to the mode,
+    or away from it, in stretches longer than chance: the runs test of :mod:`.persistence`; modes
+    that persist may be invocations or sessions rather than strata) or the two answers are
+    opposite changes (one of them is wrong: a mode the mixture misplaced).
     """
     c, res = context, found.result
     old, new = c.old, c.new
@@ -536,6 +543,9 @@ def modes(context: Context, found: Found) -> Path:
     mine, theirs = outcome(path.answer, c.settings.threshold), outcome(overall.answer, c.settings.threshold)
     if mine == theirs:
         return path
+    if {mine, theirs} != {"faster", "slower"} and not persistence.modes_persist(
+            (res.baseline_modes, res.candidate_modes), d, alpha):
+        return path  # strata (runs fall into the modes at random): the mode's answer, unless the typical run's opposes it
     from .reasons import said
     # neither answer is trusted alone, so the interval is the hull of both (as for disagreeing levels): the mode's
     # narrow one would claim a precision its dependent runs do not have (undeclared invocations read as modes)
