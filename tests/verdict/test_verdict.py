@@ -373,3 +373,17 @@ def test_a_third_party_location_shift_feeds_the_verdict_and_is_named():
     assert v.method == "mine" and v.outcome == "faster" and v.speedup == pytest.approx(mine.estimate)
     assert v.ci_low <= mine.ci_low and v.ci_high >= mine.ci_high  # widened for dependence, if at all
     assert v.ci_high / v.ci_low < 1.03
+
+
+def test_the_legend_groups_central_values_by_kind():
+    """A central value named with where it sits ("mode at 8.178 ms") is listed by its kind, once: the
+    legend stays one short line however many benchmarks compared a mode (each row's reason says where)."""
+    from perfrigor import examples
+    from perfrigor.renderers._verdicts import _kind
+
+    assert _kind("mode at 8.178 ms") == "mode" and _kind("median") == "median" and _kind(None) is None
+    report = pr.pipeline("default").run(str(examples.path("suite") / "suite.csv"))
+    stats = {b: v.details.get("statistic", "") for b, v in report.verdicts.items()}
+    assert sum(s.startswith("mode at ") for s in stats.values()) >= 2, "the example compares several modes"
+    legend = next(ln for ln in report.render("text").splitlines() if ln.startswith("baseline O1, candidate O2:"))
+    assert " at " not in legend.split(";")[0] and legend.count("mode") == 1
