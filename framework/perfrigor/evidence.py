@@ -109,10 +109,16 @@ class MatchedMode:
         """Each system's share of runs in this mode, in words ("40% vs 56% of runs at 3.458 us"); a mode one
         system lacks is said to be one (never "0% vs 56%" under "the same modes")."""
         if not self.baseline_runs:
-            return f"{self.candidate_share:.0%} of the candidate's runs at {where}, where the baseline has none"
+            return f"{_runs_of(self.candidate_share, self.candidate_runs, 'candidate')} at {where}, where the baseline has none"
         if not self.candidate_runs:
-            return f"{self.baseline_share:.0%} of the baseline's runs at {where}, where the candidate has none"
+            return f"{_runs_of(self.baseline_share, self.baseline_runs, 'baseline')} at {where}, where the candidate has none"
         return f"{self.baseline_share:.0%} vs {self.candidate_share:.0%} of runs at {where}"
+
+
+def _runs_of(share: float, runs: int, system: str) -> str:
+    """A mode one system alone has, in words: its share of that system's runs, or "one run of the baseline"
+    when it is a single run (a slow run set apart, not a share to read as a mode's)."""
+    return f"one run of the {system}" if runs == 1 else f"{share:.0%} of the {system}'s runs"
 
 
 #: how the modes of two systems relate (ModeComparison.kind)

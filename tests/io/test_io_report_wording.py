@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import attrs
 import numpy as np
 import perfrigor as pr
 import pytest
@@ -70,3 +71,13 @@ def test_a_mode_the_baseline_lacks_is_not_called_the_same_mode():
     comparison = pr.get("mode-comparison").compare(old, new)
     assert comparison.verdict.startswith("partly shared modes")
     assert not re.search(r"(?<![\d.])0% vs", comparison.verdict)
+
+
+def test_a_single_run_apart_is_said_as_one_run_not_a_share():
+    """Ten runs of which one is slow: "one run of the baseline at 7.457 ms", not "10% of the baseline's runs"
+    (a share reads as a mode the system keeps returning to)."""
+    one = pr.evidence.MatchedMode(baseline_location=7.457, candidate_location=None, baseline_share=0.1,
+                                  candidate_share=0.0, baseline_runs=1, candidate_runs=0)
+    assert one.shares("7.457 ms") == "one run of the baseline at 7.457 ms, where the candidate has none"
+    two = attrs.evolve(one, baseline_share=0.2, baseline_runs=2)
+    assert two.shares("7.457 ms") == "20% of the baseline's runs at 7.457 ms, where the candidate has none"
