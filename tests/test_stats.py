@@ -209,3 +209,17 @@ def test_kendall_s_is_scipys_tau_b_scaled_on_a_long_series():
     n0, n2 = n * (n - 1) / 2, float((counts * (counts - 1) / 2).sum())
     tau_b = sps.kendalltau(np.arange(n), z).statistic
     assert pr.stats.kendall_s(z) == round(tau_b * np.sqrt(n0 * (n0 - n2)))
+
+
+def test_shares_pvalue_is_fisher_for_two_categories_and_chi_square_beyond():
+    """The modes' shares test the mode rules and the verdict's gaps share: scipy's Fisher (2 x 2) and chi-square,
+    empty categories left out, None with fewer than two."""
+    from scipy import stats as sps
+
+    two = np.array([[9, 1], [5, 5]])
+    assert pr.stats.shares_pvalue(two) == pytest.approx(sps.fisher_exact(two).pvalue, rel=1e-12)
+    with_empty = np.array([[9, 0, 1], [5, 0, 5]])
+    assert pr.stats.shares_pvalue(with_empty) == pr.stats.shares_pvalue(two)
+    three = np.array([[6, 3, 1], [2, 3, 5]])
+    assert pr.stats.shares_pvalue(three) == pytest.approx(sps.chi2_contingency(three).pvalue, rel=1e-12)
+    assert pr.stats.shares_pvalue(np.array([[10, 0], [10, 0]])) is None

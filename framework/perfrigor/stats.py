@@ -30,7 +30,7 @@ from .results import Result
 __all__ = [
     "RankTestResult", "ShiftResult", "autocorrelation", "autoregressive_long_run_factor", "false_coverage_confidence",
     "hodges_lehmann", "kendall_s", "ks_two_sample", "long_run_factor", "pairwise_order_statistics", "psignrank", "psmirnov",
-    "pwilcox", "rank_average", "rank_sum_distribution", "rank_sum_min_pvalue", "signed_rank_distribution", "studentized_rank_shift",
+    "pwilcox", "rank_average", "shares_pvalue", "rank_sum_distribution", "rank_sum_min_pvalue", "signed_rank_distribution", "studentized_rank_shift",
     "tie_sizes", "unbiased_autocorrelation", "wilcoxon_rank_sum", "wilcoxon_signed_rank", "yuen_shift",
 ]
 
@@ -1158,3 +1158,19 @@ def false_coverage_confidence(pvalues: Any, confidence: float = 0.95) -> tuple[f
     adjusted = false_discovery_control(np.where(np.isfinite(p), p, 1.0), method="bh")
     selected = int((adjusted < q).sum())
     return 1.0 - max(selected, 1) * q / m, selected
+
+
+def shares_pvalue(counts: Any) -> float | None:
+    """Do two systems' shares over categories (e.g. modes) differ? ``counts``: 2 x categories run counts.
+
+    Fisher's exact test for two non-empty categories, else the chi-square test of independence (scipy's);
+    None with fewer than two non-empty categories."""
+    from scipy import stats as sps
+
+    counts = np.asarray(counts)
+    counts = counts[:, counts.sum(axis=0) > 0]
+    if counts.shape[1] < 2:
+        return None
+    if counts.shape[1] == 2:
+        return float(sps.fisher_exact(counts).pvalue)
+    return float(sps.chi2_contingency(counts).pvalue)

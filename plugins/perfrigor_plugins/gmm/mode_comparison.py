@@ -81,17 +81,6 @@ def _membership(masks: list[np.ndarray]) -> np.ndarray:
     return out
 
 
-def _shares_pvalue(counts: np.ndarray) -> float | None:
-    """Do the systems' mode shares differ? ``counts``: 2 x modes run counts."""
-    from scipy import stats as sps
-    counts = counts[:, counts.sum(axis=0) > 0]
-    if counts.shape[1] < 2:
-        return None
-    if counts.shape[1] == 2:
-        return float(sps.fisher_exact(counts).pvalue)
-    return float(sps.chi2_contingency(counts).pvalue)
-
-
 @attrs.define(repr=False)
 class ModeComparisonComparator(pr.Comparator):
     """Do both systems have the same modes? The shift within each mode, and the change of their shares.
@@ -157,7 +146,7 @@ class ModeComparisonComparator(pr.Comparator):
         matched = [self._match(x, y, in_x, in_y, loc_x, loc_y, old.lower_is_better)
                    for in_x, in_y, loc_x, loc_y in groups]
         counts = np.array([[m.baseline_runs for m in matched], [m.candidate_runs for m in matched]])
-        shares_p = _shares_pvalue(counts) if kind in (SHARED, SHIFTED) else None
+        shares_p = pr.stats.shares_pvalue(counts) if kind in (SHARED, SHIFTED) else None
         both = [min(m.baseline_runs, m.candidate_runs) if m.speedup is not None else -1 for m in matched]
         dominant = int(np.argmax(both)) if kind != DIFFERENT and max(both) >= 0 else None
         labels = tuple(_membership([g[k] for g in groups]) for k in (0, 1))

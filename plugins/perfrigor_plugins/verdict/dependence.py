@@ -195,33 +195,21 @@ def level_segments(values: np.ndarray) -> np.ndarray:
     """The edges of a series' segments of constant level (0, the change points, n): optimal partitioning of a
     Gaussian mean cost in units of the noise the runs' differences show (robust to the steps themselves), a
     penalty of ``SEGMENT_PENALTY`` log n per change, at least ``SEGMENT_MIN`` runs a segment; one segment for a
-    series outside ``BLOCK_RUNS`` or without noise."""
-    cp = pr.changepoints
-    z = np.asarray(values, dtype=float)
-    n = z.size
-    whole = np.array([0, n])
-    if not BLOCK_RUNS[0] <= n <= BLOCK_RUNS[1]:
-        return whole
-    diff = np.diff(z)
-    noise = 1.4826 * float(np.median(np.abs(diff - np.median(diff)))) / np.sqrt(2.0)
-    if noise <= 0.0:
-        return whole
-    changes = cp.optimal_partition(cp.MeanCost.of((z - z.mean()) / noise), SEGMENT_PENALTY * np.log(n),
-                                   min_size=SEGMENT_MIN)
-    return np.concatenate(([0], changes, [n])).astype(int)
+    series outside ``BLOCK_RUNS``, without noise or not finite (:func:`level_segments_rows` of one row)."""
+    return level_segments_rows(np.asarray(values, dtype=float)[None, :])[0]
 
 
 def level_segments_rows(z: np.ndarray) -> list[np.ndarray]:
-    """``[level_segments(row) for row in z]`` (series of one length), the same edges: the noise, the costs and
-    the optimal partitions of all rows at once."""
+    """:func:`level_segments` of every row of ``z`` (series of one length): the noise, the costs and the optimal
+    partitions of all rows at once."""
     cp = pr.changepoints
     count, n = z.shape
     whole = [np.array([0, n]) for _ in range(count)]
-    if not BLOCK_RUNS[0] <= n <= BLOCK_RUNS[1] or not np.isfinite(z).all():
-        return [level_segments(row) for row in z] if BLOCK_RUNS[0] <= n <= BLOCK_RUNS[1] else whole
+    if not BLOCK_RUNS[0] <= n <= BLOCK_RUNS[1]:
+        return whole
     diff = np.diff(z, axis=1)
     noise = 1.4826 * np.median(np.abs(diff - np.median(diff, axis=1)[:, None]), axis=1) / np.sqrt(2.0)
-    noisy = np.flatnonzero(noise > 0.0).tolist()
+    noisy = np.flatnonzero((noise > 0.0) & np.isfinite(z).all(axis=1)).tolist()
     if not noisy:
         return whole
     rows = z[noisy]

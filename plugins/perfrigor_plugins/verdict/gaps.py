@@ -114,16 +114,6 @@ def small_modes(old: pr.Sample, new: pr.Sample, confidence: float) -> pr.ModeCom
         baseline_runs=int(counts[0, i]), candidate_runs=int(counts[1, i])) for i, k in enumerate(present)]
     return pr.ModeComparison(
         estimate=None, ci_low=None, ci_high=None, pvalue=None, significant=None,
-        kind="shared", modes=tuple(modes), dominant=dominant, shares_pvalue=_shares_pvalue(counts),
+        kind="shared", modes=tuple(modes), dominant=dominant, shares_pvalue=pr.stats.shares_pvalue(counts),
         baseline_modes=tuple(int(i) for i in index[ax]), candidate_modes=tuple(int(i) for i in index[ay]),
         confidence=confidence, verdict=f"{len(modes)} modes separated by clear gaps")
-
-
-def _shares_pvalue(counts: np.ndarray) -> float | None:
-    """Do the systems' shares of the modes differ (Fisher's exact test for two modes, else chi-square)?"""
-    from scipy import stats as sps
-    if counts.shape[1] < 2:
-        return None
-    if counts.shape[1] == 2:
-        return float(sps.fisher_exact(counts).pvalue)
-    return float(sps.chi2_contingency(counts).pvalue)
