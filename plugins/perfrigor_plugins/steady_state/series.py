@@ -109,20 +109,28 @@ def _differs(a: tuple[float, float, int], b: tuple[float, float, int], relevance
 def steady_interval(values: np.ndarray, confidence: float) -> tuple[float, float, float]:
     """Mean of the steady values with a batch-means t interval (about sqrt(n) batches of about
     sqrt(n) consecutive values), which holds under the serial dependence iterations have."""
+    m = values.size
+    if m < 2:
+        return float(values.mean()), math.nan, math.nan
+    mean, low, high = steady_intervals(np.asarray(values)[None, :], confidence)
+    return float(mean[0]), float(low[0]), float(high[0])
+
+
+def steady_intervals(rows: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`steady_interval` of every row (series of one length, at least 2): their means and interval ends."""
     # stdtrit is scipy.stats.t.ppf, without importing scipy.stats (start-up)
     from scipy import special
 
-    m = values.size
-    mean = float(values.mean())
-    if m < 2:
-        return mean, math.nan, math.nan
+    count, m = rows.shape
+    mean = rows.mean(axis=1)
     size = max(1, int(math.sqrt(m))) if m >= 16 else 1
-    batches = values[: (m // size) * size].reshape(-1, size).mean(axis=1)
-    k = batches.size
-    if k < 2 or float(np.ptp(batches)) == 0.0:
+    batches = rows[:, : (m // size) * size].reshape(count, -1, size).mean(axis=2)
+    k = batches.shape[1]
+    if k < 2:
         return mean, mean, mean
-    half = float(special.stdtrit(k - 1, 0.5 + confidence / 2) * batches.std(ddof=1) / math.sqrt(k))
-    return mean, mean - half, mean + half
+    half = special.stdtrit(k - 1, 0.5 + confidence / 2) * batches.std(ddof=1, axis=1) / math.sqrt(k)
+    still = np.ptp(batches, axis=1) == 0.0  # no spread between batches: the mean itself
+    return mean, np.where(still, mean, mean - half), np.where(still, mean, mean + half)
 
 
 def analyse(x: Any, *, penalty_factor: float, relevance: float, tail: float, confidence: float,
@@ -179,9 +187,6 @@ def _one_segment(x: np.ndarray, confidence: float) -> list[dict[str, Any]]:
     """What :func:`_classify` says of series without outliers or change points (one row each), the same values
     for all at once: flat, steady from the start at their one segment's level, with its batch-means interval
     (:func:`steady_interval`, written over rows)."""
-    # stdtrit is scipy.stats.t.ppf, without importing scipy.stats (start-up)
-    from scipy import special
-
     count, n = x.shape
     if not count:
         return []
@@ -189,17 +194,7 @@ def _one_segment(x: np.ndarray, confidence: float) -> list[dict[str, Any]]:
     s1, s2 = np.cumsum(x, axis=1)[:, -1] - 0.0, np.cumsum(x * x, axis=1)[:, -1] - 0.0
     mean = s1 / n
     sd = np.sqrt(np.maximum(s2 - n * mean * mean, 0.0) / max(n - 1, 1))
-    # steady_interval of every row (n >= MIN_LENGTH: batches of about sqrt(n) values)
-    level = x.mean(axis=1)
-    size = max(1, int(math.sqrt(n))) if n >= 16 else 1
-    batches = x[:, : (n // size) * size].reshape(count, -1, size).mean(axis=2)
-    k = batches.shape[1]
-    if k < 2:
-        low = high = level
-    else:
-        half = special.stdtrit(k - 1, 0.5 + confidence / 2) * batches.std(ddof=1, axis=1) / math.sqrt(k)
-        still = np.ptp(batches, axis=1) == 0.0
-        low, high = np.where(still, level, level - half), np.where(still, level, level + half)
+    level, low, high = steady_intervals(x, confidence)  # n >= MIN_LENGTH
     return [{"classification": "flat", "steady_start": 0, "n": n, "outliers": 0,
              "segments": (cp.Segment(0, n, mu, sigma),), "levels": (mu,), "level": lev, "ci_low": lo, "ci_high": hi}
             for mu, sigma, lev, lo, hi in zip(mean.tolist(), sd.tolist(), level.tolist(), low.tolist(), high.tolist(),
