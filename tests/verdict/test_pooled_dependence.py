@@ -74,7 +74,7 @@ def test_segments_that_set_the_widening_leave_no_mixture():
 @pytest.mark.slow
 def test_an_unchanged_suite_with_dependent_members_does_not_fire_the_gate(monkeypatch):
     # benchmarks/calibration.py --suites, held-out seed 777, suite 22 (random_state 821): with the dependence
-    # shrunk toward a mostly independent suite, an unchanged AR(1) benchmark with a 2% drift (10 runs) read
+    # shrunk toward a mostly independent suite, an unchanged AR(1) benchmark with a 2% drift (20 runs) read
     # "slower"; its tails from the suite's mixture keep it unclear
     models = [m for m in simulate.suite_models(30) if m != "undeclared-hierarchy"]
     suite, _ = simulate.suite(100, (10, 20, 30), 0, 1.0, models=models, random_state=821)

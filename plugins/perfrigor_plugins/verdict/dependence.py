@@ -85,6 +85,8 @@ class Widening:
     #: over a suite, how uncertain the taus are: posterior weights and the factors relative to their posterior mean
     #: (:func:`factor_mixtures`); a p-value is taken over them (:func:`tail_ratio`). Empty: the taus are known
     mixture: tuple[tuple[float, ...], tuple[float, ...]] = ((), ())
+    #: how much of the taus is the mixture's tails (:func:`tail_ratio`; 1: none)
+    tails: float = 1.0
 
     @property
     def tau(self) -> float:

@@ -160,7 +160,7 @@ def _pool(suite: pr.Suite, verdicts: Mapping[str, pr.Verdict], pairs: Mapping[st
         answers[b], recipes[b] = recompute(_widened(old, w, o.n), suite, b, pairs[b], confidence)
         ratio = dependence.tail_ratio(answers[b].pvalue, w.mixture) if answers[b] is not None else 1.0
         if ratio > 1.0:  # the suite cannot place this benchmark's dependence: the tails of its posterior
-            w = widenings[b] = attrs.evolve(w, taus=tuple(t * ratio for t in w.taus))
+            w = widenings[b] = attrs.evolve(w, taus=tuple(t * ratio for t in w.taus), tails=ratio)
             answers[b], recipes[b] = recompute(_widened(old, w, o.n), suite, b, pairs[b], confidence)
     return widenings, answers, recipes
 
@@ -212,7 +212,7 @@ def _rebuilt(step: VerdictStep, v: pr.Verdict, base: Answer, at_level: Answer, p
         if note:
             notes.append(note + _spread_note(details.get("n") or {}, (recipe or {}).get("df_taus"), widening.taus))
         details["tau"] = list(widening.taus)
-        details["widening"] = {"tau": widening.tau, "pooled": True}
+        details["widening"] = {"tau": widening.tau, "pooled": True, "tails": widening.tails}
     alone = UNCLEAR if details.get("unclear") else outcome(base, step.threshold)
     low_band, high_band = band(step.threshold)
     if details.get("unclear") or at_level.ci_low is None or at_level.ci_high is None:
