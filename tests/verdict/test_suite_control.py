@@ -215,8 +215,9 @@ def test_yuen_shift_counts_the_degrees_of_freedom_it_is_given():
 @pytest.mark.slow
 def test_the_gate_finds_the_slowdowns_of_dependent_10_run_benchmarks_and_keeps_its_level():
     """Where Bartlett's degrees of freedom act: 10 dependent runs a benchmark (periodic, AR(1) with a drift,
-    a level shift, beside independent ones), 10 of 40 truly 5% slower. With them the gate found 14 of 50 on these
-    seeds, with the blocks count n/tau - 1 it found 6. The level: suites of unchanged AR(1) benchmarks at 10 runs,
+    a level shift, beside independent ones), 10 of 40 truly 5% slower. With them the gate finds 9 of 50 on these
+    seeds, with the blocks count n/tau - 1 it finds 3 (before the suite's mixture of dependence widened the
+    benchmarks 10 runs cannot place: 14 and 6). The level: suites of unchanged AR(1) benchmarks at 10 runs,
     where the degrees of freedom matter most, say "changed" at most 5% (+ MC error) of the time unadjusted, and
     the gate stays quiet."""
     calibration = _calibration_script()
@@ -226,7 +227,7 @@ def test_the_gate_finds_the_slowdowns_of_dependent_10_run_benchmarks_and_keeps_i
         suite, verdicts, moved = calibration.suite_verdicts(7000 + i, 10, benchmarks=40, sizes=(10,), models=mixed)
         slower = set(calibration.gate(suite, verdicts, "benjamini-hochberg"))
         found, false = found + len(slower & set(moved)), false + len(slower - set(moved))
-    assert found >= 10 and false <= 1, (found, false)
+    assert found >= 7 and false <= 1, (found, false)
     alarms = []
     for i in range(5):
         suite, verdicts, _ = calibration.suite_verdicts(7500 + i, 0, benchmarks=40, sizes=(10,), models=("ar1",))
