@@ -28,7 +28,7 @@ import numpy as np
 from ..data import Sample, Suite
 from ..errors import DataError
 from . import _arrow, _jsonlines
-from ._common import LINE_CHUNK, UTF8_BOM, at, data_size, input_chunks
+from ._common import UTF8_BOM, at, data_size, input_chunks
 from .coded import CodedRows
 from .tidy import OPTIONS, ColumnMap, build_table
 
@@ -85,8 +85,10 @@ def read_fast(path: Path, options: dict[str, Any]) -> Sample | Suite | None:
     rows: CodedRows | None = None
     columns: list[str] = []
     try:
-        for piece, first_line, is_first, is_last in _pieces(path):
+        first_line = 1
+        for piece, is_first, is_last in _pieces(path):
             found = _records(piece, first_line, is_first, is_last)
+            first_line += found.newlines.size
             if not found.starts.size:
                 continue  # the array's end
             table = _arrow.json_records(found.text)
@@ -111,21 +113,21 @@ def read_fast(path: Path, options: dict[str, Any]) -> Sample | Suite | None:
 class _Found:
     """A piece's records as pyarrow reads them (``text``), and where each record and its values start."""
 
-    __slots__ = ("text", "starts", "raw", "newlines", "first_line", "colons", "quotes")
+    __slots__ = ("text", "starts", "ends", "raw", "newlines", "first_line", "quotes")
 
-    def __init__(self, text: bytearray, starts: np.ndarray, raw: np.ndarray, newlines: np.ndarray,
-                 first_line: int, colons: np.ndarray, quotes: np.ndarray) -> None:
-        self.text, self.starts, self.raw, self.newlines = text, starts, raw, newlines
-        self.first_line, self.colons, self.quotes = first_line, colons, quotes
+    def __init__(self, text: bytearray, starts: np.ndarray, ends: np.ndarray, raw: np.ndarray,
+                 newlines: np.ndarray, first_line: int, quotes: np.ndarray) -> None:
+        self.text, self.starts, self.ends, self.raw, self.newlines = text, starts, ends, raw, newlines
+        self.first_line, self.quotes = first_line, quotes
 
     def lines(self, positions: np.ndarray) -> np.ndarray:
         return self.first_line + np.searchsorted(self.newlines, positions)
 
 
-def _pieces(path: Path) -> Iterator[tuple[bytes, int, bool, bool]]:
-    """``(bytes, first line, first?, last?)``: the file in pieces that end right after a record's ``}``."""
-    tail, line, first = b"", 1, True
-    for chunk in input_chunks(path, LINE_CHUNK):
+def _pieces(path: Path) -> Iterator[tuple[bytes, bool, bool]]:
+    """``(bytes, first?, last?)``: the file in pieces that end right after a record's ``}``."""
+    tail, first = b"", True
+    for chunk in input_chunks(path, _arrow.CHUNK):
         if first:
             chunk = chunk.removeprefix(UTF8_BOM)
         data = tail + chunk if tail else chunk
@@ -136,12 +138,11 @@ def _pieces(path: Path) -> Iterator[tuple[bytes, int, bool, bool]]:
             tail = data
             continue
         piece, tail = data[:cut], data[cut:]
-        yield piece, line, first, False
+        yield piece, first, False
         first = False
-        line += piece.count(b"\n")
     if first:
         raise _Slow()  # no record at all
-    yield tail, line, False, True
+    yield tail, False, True
 
 
 def _last_record_end(data: bytes) -> int:
@@ -163,7 +164,7 @@ def _records(piece: bytes, first_line: int, is_first: bool, is_last: bool) -> _F
     quotes = np.flatnonzero(raw == ord('"'))
     if quotes.size % 2:
         raise _Slow()
-    opens, closes, colons = (_outside(raw, quotes, mark) for mark in b"{}:")
+    opens, closes = (_outside(raw, quotes, mark) for mark in b"{}")
     if opens.size != closes.size or not (opens < closes).all() or not (closes[:-1] < opens[1:]).all():
         raise _Slow()  # a record inside a record, or a brace unmatched
     between = _between(raw, opens, closes)  # what is outside records but white space
@@ -178,13 +179,13 @@ def _records(piece: bytes, first_line: int, is_first: bool, is_last: bool) -> _F
             or not np.array_equal(raw[between], np.frombuffer(expected, dtype=np.uint8))
             or not np.array_equal(np.searchsorted(opens, between), before)):
         raise _Slow()
-    brackets = piece.count(b"[") + piece.count(b"]")
-    if brackets != is_first + is_last and sum(_outside(raw, quotes, mark).size for mark in b"[]") != (
-            is_first + is_last):
+    ends = is_first + is_last  # the array's brackets: in the first piece and the last
+    stray = (piece.count(b"[") + piece.count(b"]") != ends) if ends else (b"[" in piece or b"]" in piece)
+    if stray and sum(_outside(raw, quotes, mark).size for mark in b"[]") != ends:
         raise _Slow()  # an array in a record: the slow way reads it
     text = bytearray(piece)
     np.frombuffer(text, dtype=np.uint8)[between] = ord(" ")
-    return _Found(text, opens, raw, np.flatnonzero(raw == ord("\n")), first_line, colons, quotes)
+    return _Found(text, opens, closes, raw, np.flatnonzero(raw == ord("\n")), first_line, quotes)
 
 
 def _outside(raw: np.ndarray, quotes: np.ndarray, mark: int) -> np.ndarray:
@@ -206,12 +207,15 @@ def _between(raw: np.ndarray, opens: np.ndarray, closes: np.ndarray) -> np.ndarr
     for k in range(width):  # the k-th byte of every gap that long
         at = (starts + k)[ends - starts > k]
         found.append(at[~_SPACE[raw[at]]])
+    found = [at for at in found if at.size]
+    if len(found) == 1:  # all at the same byte of their gaps (as ``,\n`` puts them): in order already
+        return found[0]
     return np.sort(np.concatenate(found)) if found else np.empty(0, dtype=np.int64)
 
 
 def _value_positions(found: _Found, key: str) -> np.ndarray:
     """Where each record's value of ``key`` starts (its first character); _Slow unless each has one."""
-    raw, colons = found.raw, found.colons
+    raw, colons = found.raw, _outside(found.raw, found.quotes, ord(":"))
     name = key.encode("utf-8")
     closing = found.quotes
     before = np.searchsorted(closing, colons) - 1  # the key's closing quote: the last quote before its colon
@@ -248,4 +252,5 @@ def _keep(rows: CodedRows, table: Any, found: _Found, piece: bytes, size: int) -
     result = rows.code(cells, lines)
     if result is None or result[1] is not None:
         raise _Slow()  # a bad name: the slow way names it
-    rows.keep(result[0], values, lines, len(piece), found.lines(_value_positions(found, m.value)))
+    one_line = np.array_equal(found.lines(found.ends), lines)  # each record on one line: its value on it too
+    rows.keep(result[0], values, lines, len(piece), lines if one_line else found.lines(_value_positions(found, m.value)))
