@@ -53,17 +53,3 @@ def test_padded_sums_round_like_unpadded_rows():
     padded = np.where(pad.ones > 0, 0.0, a)
     expected = [a[r:r + 1, :sizes[r]].sum(axis=1)[0] for r in range(40)]
     np.testing.assert_array_equal(pad.row_sums(padded), expected)
-
-
-@pytest.mark.parametrize(("rows", "runs", "threaded"), [(1020, 50, False), (40, 600, True)])
-def test_short_rows_are_fitted_in_turn_long_ones_side_by_side_to_the_same_numbers(monkeypatch, rows, runs, threaded):
-    """Threads fit the G of long rows side by side; rows of at most SHORT_SERIES runs (a suite's samples) are
-    fitted in turn (threads cost them more CPU than they save). Either way the numbers are one G at a time's."""
-    x = np.random.default_rng(7).lognormal(0, 0.1, (rows, runs))
-    pools = []
-    monkeypatch.setattr(em, "ThreadPoolExecutor", lambda n, made=em.ThreadPoolExecutor: pools.append(n) or made(n))
-    search = em.bic_search(x, 5, threads=4)
-    assert bool(pools) == threaded
-    alone = em.bic_search(x, 5, threads=1)
-    for field in ("bic", "loglik", "n_components", "model", "weights", "means", "sds"):
-        np.testing.assert_array_equal(getattr(search, field), getattr(alone, field), err_msg=field)

@@ -38,9 +38,7 @@ EPS = float(np.finfo(float).eps)
 TOL = 1e-5
 LOG_2PI = float(np.log(2.0 * np.pi))
 #: threads fitting different G at once (numpy's loops release the GIL), and the input size
-#: (data sets x observations x G_max) from which they pay for themselves; rows of SHORT_SERIES values
-#: or fewer are fitted in turn: each numpy call is short, and threads handing the GIL back and forth
-#: cost more CPU than they save (a suite of 510 benchmarks x 50 runs: 20% more CPU, no faster)
+#: (data sets x observations x G_max) from which they pay for themselves
 THREADS = min(4, os.cpu_count() or 1)
 THREAD_MIN_ELEMENTS = 100_000
 #: above this, threads would hold several (G x n) work arrays at once: memory before speed
@@ -788,8 +786,7 @@ def bic_search(x: np.ndarray, max_components: int = 9, models: tuple[str, ...] =
         # small input: all G in one padded EM loop (numpy's per-call overhead dominates)
         results = {**({1: fit_g(1)} if 1 in sizes else {}),
                    **fit_sizes(stacked_x, sizes, equal, stacked_scale, raw=x, bins=stacked_bins)}
-    elif ((threads or THREADS) > 1 and width > SHORT_SERIES
-          and THREAD_MIN_ELEMENTS <= b * width * gmax <= THREAD_MAX_ELEMENTS):
+    elif (threads or THREADS) > 1 and THREAD_MIN_ELEMENTS <= b * width * gmax <= THREAD_MAX_ELEMENTS:
         # numpy releases the GIL in its loops: the G's run side by side on big inputs
         with ThreadPoolExecutor(threads or THREADS) as pool:
             order = sizes[::-1]  # the largest G take longest: start them first
