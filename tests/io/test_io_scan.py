@@ -557,7 +557,8 @@ def test_large_reads_keep_lines_in_32_bits(tmp_path):
 
 def test_tidy_json_pieces_of_one_line_and_many_line_records_keep_each_values_line(tmp_path, monkeypatch):
     """Records on one line take their value's line from their own (no search for the value); records
-    over several lines, in the same pieces, search it; the lines carry from piece to piece."""
+    over several lines, in the same pieces, search it; the lines carry from piece to piece; braces,
+    brackets, colons and commas in names are inside strings (by the parity of the quotes before them)."""
     import json
 
     from perfrigor.readers import tidy_json
@@ -565,11 +566,11 @@ def test_tidy_json_pieces_of_one_line_and_many_line_records_keep_each_values_lin
     rng = np.random.default_rng(5)
     parts = []
     for k, v in enumerate(rng.lognormal(0, 0.1, 6_000).tolist()):
-        record = {"benchmark": f"b{k // 3_000}", "system": "old" if k % 3_000 < 1_500 else "new",
+        record = {"benchmark": f"b{{{k // 3_000}}}, [x]: y", "system": "old" if k % 3_000 < 1_500 else "new",
                   "run": k % 1_500, "time_ms": v}
         parts.append(json.dumps(record, indent=1 if k % 97 == 0 else None))  # every 97th over 6 lines
     monkeypatch.setattr(_arrow, "LARGE", 0)
-    monkeypatch.setattr(_arrow, "CHUNK", 1 << 14)  # 30 pieces
+    monkeypatch.setattr(tidy_json, "PIECE", 1 << 14)  # 34 pieces
     read_fast = tidy_json.read_fast
     for name, array in (("t.json", None), ("array.json", '{"benchmark": "b1", "run": [1], "time_ms": 1.5}')):
         path = tmp_path / name  # an array in a record of a middle piece: the slow way reads the file

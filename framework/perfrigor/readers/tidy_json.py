@@ -6,7 +6,7 @@ read a piece of whole records at a time (:func:`read_fast`): the array's structu
 with numpy (flat records, one comma between them, nothing else outside them), the commas and
 brackets between records blanked, and the records parsed by ``pyarrow.json``; each record's
 line and its value's line come from the structure (the record's ``{``, the value's first
-character). pyarrow's reading is taken only where it is the json module's: the value column
+character: searched for only where a record spans lines, else the record's own line). pyarrow's reading is taken only where it is the json module's: the value column
 holds JSON numbers, finite, with no ``-0`` read as a float (pyarrow makes it -0.0, the json
 module the integer 0); a name column holds strings, integers, or floats below 2**53 (so each
 name is the text the json module's value gives), none missing or null; every piece of records
@@ -32,6 +32,10 @@ from ._common import UTF8_BOM, at, data_size, input_chunks
 from .coded import CodedRows
 from .tidy import OPTIONS, ColumnMap, build_table
 
+#: bytes of records read at a time: larger pieces cost pyarrow and numpy less per byte but hold more
+#: (a 100 MB file of 1.1 M records: its numbers' size 2.7x at the peak with these, 2.9x with 512 KiB
+#: pieces and 11% less CPU, 3.5x with 1 MiB; the goal is at most 3x)
+PIECE = 1 << 18
 #: JSON's white space
 _SPACE = np.zeros(256, dtype=bool)
 _SPACE[list(b" \t\r\n")] = True
@@ -91,7 +95,7 @@ def read_fast(path: Path, options: dict[str, Any]) -> Sample | Suite | None:
             first_line += found.newlines.size
             if not found.starts.size:
                 continue  # the array's end
-            table = _arrow.json_records(found.text)
+            table = _arrow.json_records(piece)
             if table is None or table.num_rows != found.starts.size:
                 raise _Slow()
             if rows is None:
@@ -102,7 +106,7 @@ def read_fast(path: Path, options: dict[str, Any]) -> Sample | Suite | None:
                     raise _Slow() from None  # the slow way says what is wrong
             elif set(table.column_names) != set(columns):
                 raise _Slow()  # keys that only some records have: the slow way
-            _keep(rows, table, found, piece, size)
+            _keep(rows, table, found, len(piece), size)
     except _Slow:
         return None
     if rows is None:
@@ -111,23 +115,26 @@ def read_fast(path: Path, options: dict[str, Any]) -> Sample | Suite | None:
 
 
 class _Found:
-    """A piece's records as pyarrow reads them (``text``), and where each record and its values start."""
+    """Where a piece's records start, its lines end, and (records over several lines) what finds their values."""
 
-    __slots__ = ("text", "starts", "ends", "raw", "newlines", "first_line", "quotes")
+    __slots__ = ("starts", "raw", "newlines", "first_line", "inside", "one_line")
 
-    def __init__(self, text: bytearray, starts: np.ndarray, ends: np.ndarray, raw: np.ndarray,
-                 newlines: np.ndarray, first_line: int, quotes: np.ndarray) -> None:
-        self.text, self.starts, self.ends, self.raw, self.newlines = text, starts, ends, raw, newlines
-        self.first_line, self.quotes = first_line, quotes
+    def __init__(self, starts: np.ndarray, raw: np.ndarray, newlines: np.ndarray, first_line: int,
+                 inside: np.ndarray | None) -> None:
+        self.starts, self.raw, self.newlines, self.first_line = starts, raw, newlines, first_line
+        #: each byte's count of quotes up to it, modulo 256 (odd: in a string); None when every record
+        #: is on one line (its value on its line: nothing to find)
+        self.inside = inside
+        self.one_line = inside is None
 
     def lines(self, positions: np.ndarray) -> np.ndarray:
         return self.first_line + np.searchsorted(self.newlines, positions)
 
 
-def _pieces(path: Path) -> Iterator[tuple[bytes, bool, bool]]:
+def _pieces(path: Path) -> Iterator[tuple[bytearray, bool, bool]]:
     """``(bytes, first?, last?)``: the file in pieces that end right after a record's ``}``."""
     tail, first = b"", True
-    for chunk in input_chunks(path, _arrow.CHUNK):
+    for chunk in input_chunks(path, PIECE):
         if first:
             chunk = chunk.removeprefix(UTF8_BOM)
         data = tail + chunk if tail else chunk
@@ -137,12 +144,13 @@ def _pieces(path: Path) -> Iterator[tuple[bytes, bool, bool]]:
         if cut == 0:
             tail = data
             continue
-        piece, tail = data[:cut], data[cut:]
+        piece, tail = bytearray(memoryview(data)[:cut]), data[cut:]  # the piece is blanked in place
+        del data, chunk  # not held while the piece is read
         yield piece, first, False
         first = False
     if first:
         raise _Slow()  # no record at all
-    yield tail, False, True
+    yield bytearray(tail), False, True
 
 
 def _last_record_end(data: bytes) -> int:
@@ -154,17 +162,18 @@ def _last_record_end(data: bytes) -> int:
     return 0
 
 
-def _records(piece: bytes, first_line: int, is_first: bool, is_last: bool) -> _Found:
-    """Check a piece's structure (flat records, one comma between them) and blank what is not a record.
+def _records(piece: bytearray, first_line: int, is_first: bool, is_last: bool) -> _Found:
+    """Check a piece's structure (flat records, one comma between them) and blank what is not a record
+    (in place: pyarrow then reads the piece).
 
     A piece starts at the file's start (``[{...}``) or right after a record (``, {...}``) and ends
     right after a record; the last holds the end of the array (``]``). _Slow for anything else.
     """
     raw = np.frombuffer(piece, dtype=np.uint8)
-    quotes = np.flatnonzero(raw == ord('"'))
-    if quotes.size % 2:
+    inside = np.cumsum(raw == ord('"'), dtype=np.uint8)  # modulo 256: the parity is all that is read
+    if inside.size and inside[-1] & 1:
         raise _Slow()
-    opens, closes = (_outside(raw, quotes, mark) for mark in b"{}")
+    opens, closes = (_outside(raw, inside, mark) for mark in b"{}")
     if opens.size != closes.size or not (opens < closes).all() or not (closes[:-1] < opens[1:]).all():
         raise _Slow()  # a record inside a record, or a brace unmatched
     between = _between(raw, opens, closes)  # what is outside records but white space
@@ -181,17 +190,18 @@ def _records(piece: bytes, first_line: int, is_first: bool, is_last: bool) -> _F
         raise _Slow()
     ends = is_first + is_last  # the array's brackets: in the first piece and the last
     stray = (piece.count(b"[") + piece.count(b"]") != ends) if ends else (b"[" in piece or b"]" in piece)
-    if stray and sum(_outside(raw, quotes, mark).size for mark in b"[]") != ends:
+    if stray and sum(_outside(raw, inside, mark).size for mark in b"[]") != ends:
         raise _Slow()  # an array in a record: the slow way reads it
-    text = bytearray(piece)
-    np.frombuffer(text, dtype=np.uint8)[between] = ord(" ")
-    return _Found(text, opens, closes, raw, np.flatnonzero(raw == ord("\n")), first_line, quotes)
+    raw[between] = ord(" ")
+    newlines = np.flatnonzero(raw == ord("\n"))
+    one_line = np.array_equal(np.searchsorted(newlines, opens), np.searchsorted(newlines, closes))
+    return _Found(opens, raw, newlines, first_line, None if one_line else inside)
 
 
-def _outside(raw: np.ndarray, quotes: np.ndarray, mark: int) -> np.ndarray:
-    """Where ``mark`` is outside strings (an even number of quotes before it)."""
+def _outside(raw: np.ndarray, inside: np.ndarray, mark: int) -> np.ndarray:
+    """Where ``mark`` is outside strings (an even number of quotes before it: ``inside``, as :func:`_records`)."""
     at = np.flatnonzero(raw == mark)
-    return at[np.searchsorted(quotes, at) % 2 == 0]
+    return at[(inside[at] & 1) == 0]
 
 
 def _between(raw: np.ndarray, opens: np.ndarray, closes: np.ndarray) -> np.ndarray:
@@ -215,9 +225,9 @@ def _between(raw: np.ndarray, opens: np.ndarray, closes: np.ndarray) -> np.ndarr
 
 def _value_positions(found: _Found, key: str) -> np.ndarray:
     """Where each record's value of ``key`` starts (its first character); _Slow unless each has one."""
-    raw, colons = found.raw, _outside(found.raw, found.quotes, ord(":"))
+    raw, colons = found.raw, _outside(found.raw, found.inside, ord(":"))
     name = key.encode("utf-8")
-    closing = found.quotes
+    closing = np.flatnonzero(raw == ord('"'))
     before = np.searchsorted(closing, colons) - 1  # the key's closing quote: the last quote before its colon
     if (before < 1).any():
         raise _Slow()
@@ -236,7 +246,7 @@ def _value_positions(found: _Found, key: str) -> np.ndarray:
     return start
 
 
-def _keep(rows: CodedRows, table: Any, found: _Found, piece: bytes, size: int) -> None:
+def _keep(rows: CodedRows, table: Any, found: _Found, piece_size: int, size: int) -> None:
     """Code a piece's records and keep them (_Slow where pyarrow's reading is not the json module's)."""
     m = rows.m
     cells = {}
@@ -252,5 +262,5 @@ def _keep(rows: CodedRows, table: Any, found: _Found, piece: bytes, size: int) -
     result = rows.code(cells, lines)
     if result is None or result[1] is not None:
         raise _Slow()  # a bad name: the slow way names it
-    one_line = np.array_equal(found.lines(found.ends), lines)  # each record on one line: its value on it too
-    rows.keep(result[0], values, lines, len(piece), lines if one_line else found.lines(_value_positions(found, m.value)))
+    value_lines = lines if found.one_line else found.lines(_value_positions(found, m.value))
+    rows.keep(result[0], values, lines, piece_size, value_lines)
