@@ -558,7 +558,7 @@ def test_large_reads_keep_lines_in_32_bits(tmp_path):
 def test_tidy_json_pieces_of_one_line_and_many_line_records_keep_each_values_line(tmp_path, monkeypatch):
     """Records on one line take their value's line from their own (no search for the value); records
     over several lines, in the same pieces, search it; the lines carry from piece to piece; braces,
-    brackets, colons and commas in names are inside strings (by the parity of the quotes before them)."""
+    brackets, colons and commas in names are inside strings (by the number of quotes before them)."""
     import json
 
     from perfrigor.readers import tidy_json

@@ -33,8 +33,8 @@ from .coded import CodedRows
 from .tidy import OPTIONS, ColumnMap, build_table
 
 #: bytes of records read at a time: larger pieces cost pyarrow and numpy less per byte but hold more
-#: (a 100 MB file of 1.1 M records: its numbers' size 2.7x at the peak with these, 2.9x with 512 KiB
-#: pieces and 11% less CPU, 3.5x with 1 MiB; the goal is at most 3x)
+#: (a 100 MB file of 1.1 M records: its numbers' size 2.6x at the peak with these, 2.8x with 512 KiB
+#: pieces and 7-17% less CPU, 3.5x with 1 MiB; the goal is at most 3x, for files with fewer numbers a byte too)
 PIECE = 1 << 18
 #: JSON's white space
 _SPACE = np.zeros(256, dtype=bool)
@@ -117,15 +117,14 @@ def read_fast(path: Path, options: dict[str, Any]) -> Sample | Suite | None:
 class _Found:
     """Where a piece's records start, its lines end, and (records over several lines) what finds their values."""
 
-    __slots__ = ("starts", "raw", "newlines", "first_line", "inside", "one_line")
+    __slots__ = ("starts", "raw", "newlines", "first_line", "quotes", "one_line")
 
     def __init__(self, starts: np.ndarray, raw: np.ndarray, newlines: np.ndarray, first_line: int,
-                 inside: np.ndarray | None) -> None:
+                 quotes: np.ndarray | None) -> None:
         self.starts, self.raw, self.newlines, self.first_line = starts, raw, newlines, first_line
-        #: each byte's count of quotes up to it, modulo 256 (odd: in a string); None when every record
-        #: is on one line (its value on its line: nothing to find)
-        self.inside = inside
-        self.one_line = inside is None
+        #: where the quotes are; None when every record is on one line (its value on its line: nothing to find)
+        self.quotes = quotes
+        self.one_line = quotes is None
 
     def lines(self, positions: np.ndarray) -> np.ndarray:
         return self.first_line + np.searchsorted(self.newlines, positions)
@@ -170,10 +169,10 @@ def _records(piece: bytearray, first_line: int, is_first: bool, is_last: bool) -
     right after a record; the last holds the end of the array (``]``). _Slow for anything else.
     """
     raw = np.frombuffer(piece, dtype=np.uint8)
-    inside = np.cumsum(raw == ord('"'), dtype=np.uint8)  # modulo 256: the parity is all that is read
-    if inside.size and inside[-1] & 1:
+    quotes = np.flatnonzero(raw == ord('"'))
+    if quotes.size % 2:
         raise _Slow()
-    opens, closes = (_outside(raw, inside, mark) for mark in b"{}")
+    opens, closes = (_outside(raw, quotes, mark) for mark in b"{}")
     if opens.size != closes.size or not (opens < closes).all() or not (closes[:-1] < opens[1:]).all():
         raise _Slow()  # a record inside a record, or a brace unmatched
     between = _between(raw, opens, closes)  # what is outside records but white space
@@ -190,18 +189,18 @@ def _records(piece: bytearray, first_line: int, is_first: bool, is_last: bool) -
         raise _Slow()
     ends = is_first + is_last  # the array's brackets: in the first piece and the last
     stray = (piece.count(b"[") + piece.count(b"]") != ends) if ends else (b"[" in piece or b"]" in piece)
-    if stray and sum(_outside(raw, inside, mark).size for mark in b"[]") != ends:
+    if stray and sum(_outside(raw, quotes, mark).size for mark in b"[]") != ends:
         raise _Slow()  # an array in a record: the slow way reads it
     raw[between] = ord(" ")
     newlines = np.flatnonzero(raw == ord("\n"))
     one_line = np.array_equal(np.searchsorted(newlines, opens), np.searchsorted(newlines, closes))
-    return _Found(opens, raw, newlines, first_line, None if one_line else inside)
+    return _Found(opens, raw, newlines, first_line, None if one_line else quotes)
 
 
-def _outside(raw: np.ndarray, inside: np.ndarray, mark: int) -> np.ndarray:
-    """Where ``mark`` is outside strings (an even number of quotes before it: ``inside``, as :func:`_records`)."""
+def _outside(raw: np.ndarray, quotes: np.ndarray, mark: int) -> np.ndarray:
+    """Where ``mark`` is outside strings (an even number of quotes before it)."""
     at = np.flatnonzero(raw == mark)
-    return at[(inside[at] & 1) == 0]
+    return at[np.searchsorted(quotes, at) % 2 == 0]
 
 
 def _between(raw: np.ndarray, opens: np.ndarray, closes: np.ndarray) -> np.ndarray:
@@ -225,9 +224,9 @@ def _between(raw: np.ndarray, opens: np.ndarray, closes: np.ndarray) -> np.ndarr
 
 def _value_positions(found: _Found, key: str) -> np.ndarray:
     """Where each record's value of ``key`` starts (its first character); _Slow unless each has one."""
-    raw, colons = found.raw, _outside(found.raw, found.inside, ord(":"))
+    raw, closing = found.raw, found.quotes
+    colons = _outside(raw, closing, ord(":"))
     name = key.encode("utf-8")
-    closing = np.flatnonzero(raw == ord('"'))
     before = np.searchsorted(closing, colons) - 1  # the key's closing quote: the last quote before its colon
     if (before < 1).any():
         raise _Slow()
