@@ -1,6 +1,6 @@
 """Reading speed and peak memory of the readers at real sizes, against numpy and pandas on the same files.
 
-    python benchmarks/bench_readers.py [--mb 100 1000] [--runs 3] [--tmp /tmp]
+    python benchmarks/bench_readers.py [--mb 100 1000] [--runs 3] [--tmp /tmp] [--only tidy] [--before CHECKOUT]
 
 For each size, writes three files of about that many MB (under ``--tmp``, deleted afterwards):
 values (one number per line, as ``numpy.savetxt`` writes them, ``%.18e``), short values
@@ -75,10 +75,15 @@ print(json.dumps({"seconds": time.perf_counter() - start, "rss_kib": status("VmR
 """
 
 
-def measure(reader: str, path: Path, header: str) -> dict[str, float]:
-    imports, call = READERS[reader]
+def measure(reader: str, path: Path, header: str, before: str | None = None) -> dict[str, float]:
+    """One read in a fresh process; ``reader`` "perfrigor (before)" reads with the code under ``before``."""
+    imports, call = READERS[reader.removesuffix(" (before)")]
     code = CHILD.format(imports=imports, call=call.format(header=header))
-    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True).stdout
+    env = None
+    if reader.endswith(" (before)"):  # another checkout's code: its framework/ and plugins/ first on the path
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(str(Path(before, d)) for d in ("framework", "plugins"))}
+    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True,
+                         env=env).stdout
     return json.loads(out.splitlines()[-1])
 
 
@@ -176,7 +181,7 @@ def json_readers(folder: Path) -> None:
         print(f"{label} ({size / 1e6:.1f} MB): {size / 1e6 / ours:.1f} MB/s, {ours / reference:.1f}x json.loads")
 
 
-def run_size(tmp: str | None, megabytes: float, runs: int, only: list[str]) -> None:
+def run_size(tmp: str | None, megabytes: float, runs: int, only: list[str], before: str | None = None) -> None:
     with tempfile.TemporaryDirectory(dir=tmp) as folder:
         files = write_files(Path(folder), megabytes)
         print(f"\n{'file':<28} {'reader':<16} {'MB/s':>6} {'cpu MB/s':>9} {'speed vs ref':>13} {'cpu vs ref':>11} "
@@ -185,10 +190,12 @@ def run_size(tmp: str | None, megabytes: float, runs: int, only: list[str]) -> N
             if only and not any(word in label for word in only):
                 continue
             size = os.path.getsize(path.with_suffix("") if path.suffix == ".gz" else path)  # MB/s of the data, unpacked
+            if before:
+                readers = [readers[0], *readers[1:], "perfrigor (before)"]
             found: dict[str, list[dict[str, float]]] = {r: [] for r in readers}
             for _ in range(runs):
                 for reader in readers:  # in turn, so a drift of the machine's speed hits every reader
-                    found[reader].append(measure(reader, path, header))
+                    found[reader].append(measure(reader, path, header, before))
             med = {r: {k: statistics.median(run[k] for run in got) for k in ("seconds", "cpu", "peak_kib")}
                    for r, got in found.items()}
             ref = med[readers[1]]
@@ -205,9 +212,12 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--tmp", default=None, help="where the files are written (default: the system's temporary folder)")
     ap.add_argument("--only", nargs="+", default=[], help="read only the files whose label holds one of these words")
+    ap.add_argument("--before", default=None, metavar="CHECKOUT",
+                    help="also read each file with the code of another checkout of perfrigor (a worktree of the "
+                         "code before a change), in turn with the others: 'perfrigor (before)'")
     args = ap.parse_args()
     for megabytes in args.mb:
-        run_size(args.tmp, megabytes, args.runs, args.only)
+        run_size(args.tmp, megabytes, args.runs, args.only, args.before)
     print(f"\n({args.runs} run(s); 'vs ref': speed against numpy.loadtxt for values files, pandas for tidy tables, "
           "on the same file in the same run; above 1x is faster)")
     pyarrow_import()

@@ -553,3 +553,31 @@ def test_large_reads_keep_lines_in_32_bits(tmp_path):
     suite = pr.read(table)
     z = suite["b"]["z"]
     assert z.positions.dtype == np.int32 and z.positions[0] == rows + 2 and z.positions[-1] == 2 * rows + 1
+
+
+def test_tidy_json_pieces_of_one_line_and_many_line_records_keep_each_values_line(tmp_path, monkeypatch):
+    """Records on one line take their value's line from their own (no search for the value); records
+    over several lines, in the same pieces, search it; the lines carry from piece to piece; braces,
+    brackets, colons and commas in names are inside strings (by the number of quotes before them)."""
+    import json
+
+    from perfrigor.readers import tidy_json
+
+    rng = np.random.default_rng(5)
+    parts = []
+    for k, v in enumerate(rng.lognormal(0, 0.1, 6_000).tolist()):
+        record = {"benchmark": f"b{{{k // 3_000}}}, [x]: y", "system": "old" if k % 3_000 < 1_500 else "new",
+                  "run": k % 1_500, "time_ms": v}
+        parts.append(json.dumps(record, indent=1 if k % 97 == 0 else None))  # every 97th over 6 lines
+    monkeypatch.setattr(_arrow, "LARGE", 0)
+    monkeypatch.setattr(tidy_json, "PIECE", 1 << 14)  # 34 pieces
+    read_fast = tidy_json.read_fast
+    for name, array in (("t.json", None), ("array.json", '{"benchmark": "b1", "run": [1], "time_ms": 1.5}')):
+        path = tmp_path / name  # an array in a record of a middle piece: the slow way reads the file
+        path.write_text("[\n" + ",\n".join(parts[:3_000] + [array] * (array is not None) + parts[3_000:]) + "\n]\n")
+        taken = []
+        monkeypatch.setattr(tidy_json, "read_fast", lambda *a, taken=taken: taken.append(read_fast(*a)) or taken[-1])
+        fast = _json_outcome(path)
+        assert (taken[0] is not None) == (array is None) and (fast[0] == "data") == (array is None)
+        monkeypatch.setattr(tidy_json, "read_fast", lambda *args: None)
+        assert fast == _json_outcome(path)
