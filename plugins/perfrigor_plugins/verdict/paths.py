@@ -404,13 +404,16 @@ def segments(context: Context, checks: tuple[pr.DependenceCheck | None, pr.Depen
         bounds.append([(a + offset, b + offset) for a, b in zip(edges[:-1], edges[1:], strict=True)])
     # the dependence within the levels (the step inflates that of the whole series, and a short segment cannot
     # show its own): each system's runs with every level moved to the median, every step one more parameter
-    within = dependence.observe([_levelled_check(s, check, o) for s, check, o in zip((c.old, c.new), checks,
-                                                                                     c.offsets, strict=True)])
+    # (and the other system's own segments of level, where it has several: invocations nobody declared, two of
+    # which happened to sit alike in the first, read as one step there)
+    levelled = [_levelled(s, check) for s, check in zip((c.old, c.new), checks, strict=True)]
+    within = dependence.observe([lc for lc, _ in levelled], [ls for _, ls in levelled])
     w = dependence.alone(within) if within is not None else c.widening
     parts = []
     for (a0, a1), (b0, b1) in ((a, b) for a in bounds[0] for b in bounds[1]):
         p = {"baseline": [a0, a1, None], "candidate": [b0, b1, None]}
-        parts.append({**p, "taus": list(w.taus), "precision": w.precision})
+        parts.append({**p, "taus": list(w.taus), "precision": w.precision,
+                      **({"df_taus": list(w.df_taus)} if w.df_taus is not None else {})})
     recipe = {"kind": "shift", "parts": parts, "taus": list(c.widening.taus), "precision": c.widening.precision,
               "pool": False}
     answer, results = recompute_shift(recipe, c.old, c.new, c.offsets, c.settings.confidence)
@@ -431,18 +434,19 @@ def segments(context: Context, checks: tuple[pr.DependenceCheck | None, pr.Depen
     return path
 
 
-def _levelled_check(sample: pr.Sample, check: pr.DependenceCheck | None, offset: int) -> pr.DependenceCheck | None:
-    """The dependence check of a system's runs with each level divided by its median (steps removed), or the
-    system's own check when its level did not move."""
+def _levelled(sample: pr.Sample, check: pr.DependenceCheck | None) -> tuple[pr.DependenceCheck | None, pr.Sample]:
+    """A system's runs with each level divided by its median (steps removed) and their dependence check, or the
+    system's own runs and check when its level did not move."""
     if check is None or not check.steps:
-        return check
+        return check, sample
     values = sample.flat.astype(float)
     edges = [0, *(s.run for s in check.steps), len(values)]  # the steps are in the steady runs' order
     levelled = np.concatenate([values[a:b] / np.median(values[a:b]) for a, b in zip(edges[:-1], edges[1:],
                                                                                       strict=True)])
-    found = dependence_of(pr.Sample(levelled * float(np.median(values)), unit=sample.unit,
-                                    lower_is_better=sample.lower_is_better, name=sample.name))
-    return attrs.evolve(found, fitted=found.fitted + len(check.steps)) if found is not None else None
+    flat = pr.Sample(levelled * float(np.median(values)), unit=sample.unit, lower_is_better=sample.lower_is_better,
+                     name=sample.name)
+    found = dependence_of(flat)
+    return (attrs.evolve(found, fitted=found.fitted + len(check.steps)) if found is not None else None), flat
 
 
 def _seg(p: Mapping[str, Any]) -> str:
@@ -482,7 +486,7 @@ def recompute_shift(recipe: Mapping[str, Any], old: pr.Sample, new: pr.Sample, o
         y = _sliced(new, c0 - offsets[1], None if c1 is None else c1 - offsets[1], cw)
         t = tuple(p.get("taus", recipe["taus"])) if taus is None else taus
         e = p.get("precision", recipe["precision"]) if precision is None else precision
-        k = recipe.get("df_taus") if taus is None else None  # over a suite: Bartlett's (suite_control)
+        k = p.get("df_taus", recipe.get("df_taus")) if taus is None else None  # the segments'; or a suite's Bartlett
         results.append(shift(x, y, confidence, t, e, p.get("statistic", "auto"), tuple(k) if k else None))
     if len(results) == 1:
         return answer_of(results[0]), results
