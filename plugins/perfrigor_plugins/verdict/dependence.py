@@ -183,7 +183,7 @@ def _factor(z: np.ndarray, variance: float, edges: np.ndarray) -> tuple[float, f
     """:func:`block_factor` from the series, its variance and its segments' edges."""
     n = z.size
     k = edges.size - 1
-    if k < 3 or variance <= 0.0:
+    if k < 2 or variance <= 0.0:
         return 1.0, float(k)
     sizes = np.diff(edges)
     means = np.add.reduceat(z, edges[:-1]) / sizes

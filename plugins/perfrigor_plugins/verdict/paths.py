@@ -535,24 +535,34 @@ def modes(context: Context, found: Found) -> Path:
                "pvalue": result.pvalue, "tau": list(taus), "df": result.df}
     path = Path(found.source, answer_of(result), f"mode at {where}", result.baseline_center,
                 result.candidate_center, tuple(dict.fromkeys(flags)), tuple(notes), details=details, recipe=recipe)
+    persist = c.widening.tau >= 1.5 and persistence.modes_persist((res.baseline_modes, res.candidate_modes), d, alpha)
     if moved and not path.answer.significant:
-        return attrs.evolve(path, unclear=(
+        path = attrs.evolve(path, unclear=(
             f"the modes did not move, their shares did: {shares}; that is the session, not the code, as often as "
             "not: rerun both systems in several sessions" if in_both else
             f"the mode at {where} did not move, but the runs moved between modes, one of which only one system "
             f"has: {shares}; the code or the session may have done that: rerun both systems in several sessions"))
+        # modes that persist in dependent runs may be invocations: the mode's interval is one invocation's
+        return _with_overall(path, typical(context, None), recipe, taus) if persist else path
     if c.widening.tau < 1.5:
         return path
     overall = typical(context, None)
     mine, theirs = outcome(path.answer, c.settings.threshold), outcome(overall.answer, c.settings.threshold)
     if mine == theirs:
         return path
-    if {mine, theirs} != {"faster", "slower"} and not persistence.modes_persist(
-            (res.baseline_modes, res.candidate_modes), d, alpha):
+    if {mine, theirs} != {"faster", "slower"} and not persist:
         return path  # strata (runs fall into the modes at random): the mode's answer, unless the typical run's opposes it
     from .reasons import said
-    # neither answer is trusted alone, so the interval is the hull of both (as for disagreeing levels): the mode's
-    # narrow one would claim a precision its dependent runs do not have (undeclared invocations read as modes)
+    path = _with_overall(path, overall, recipe, taus)
+    return attrs.evolve(path, unclear=(f"the runs are serially dependent and multimodal, and the answers disagree: "
+                                       f"{said(path, c.settings)} within the {path.statistic}, but "
+                                       f"{said(overall, c.settings)} over all runs"))
+
+
+def _with_overall(path: Path, overall: Path, recipe: dict[str, Any], taus: tuple[float, ...]) -> Path:
+    """The mode's answer with the hull of its interval and the typical run's (as for disagreeing levels): neither is
+    trusted alone, and the mode's narrow one would claim a precision its dependent runs do not have (undeclared
+    invocations read as modes)."""
     overall_recipe = overall.recipe or {}
     both = {**recipe, "parts": [{**recipe["parts"][0], "taus": list(taus), "precision": 0.0},
                                 *({**p, "taus": overall_recipe["taus"], "precision": overall_recipe["precision"]}
@@ -564,10 +574,7 @@ def modes(context: Context, found: Found) -> Path:
         low, high = min(mine_.ci_low, theirs_.ci_low), max(mine_.ci_high, theirs_.ci_high)
         answer = attrs.evolve(mine_, ci_low=low, ci_high=high, significant=_significant(low, high),
                               pvalue=max((x for x in (mine_.pvalue, theirs_.pvalue) if x is not None), default=None))
-    return attrs.evolve(path, answer=answer, recipe=both if overall_recipe else None,
-                        unclear=(f"the runs are serially dependent and multimodal, and the answers disagree: "
-                                 f"{said(path, c.settings)} within the {path.statistic}, but "
-                                 f"{said(overall, c.settings)} over all runs"))
+    return attrs.evolve(path, answer=answer, recipe=both if overall_recipe else None)
 
 
 def _loc(x: float | None, sample: pr.Sample) -> str:
