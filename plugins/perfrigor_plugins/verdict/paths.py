@@ -116,8 +116,8 @@ def _flat_path(context: Context, ev: Evidence, settings: Settings, trimmed: bool
     """Steps 4-7 of the module docstring: the flat samples' path."""
     old, new, flags, notes, widening = context.old, context.new, context.flags, context.notes, context.widening
     checks = ev.checks()
-    if sum(bool(c is not None and c.steps) for c in checks) == 1:  # one system's level moved once
-        return segments(context, checks)
+    if sum(bool(c is not None and c.steps) for c in checks) == 1 and not _grouped(context, checks):
+        return segments(context, checks)  # one system's level moved once
     found = ev.modes
     kind = found.result.kind if found is not None and found.result is not None else "unimodal"
     if kind == "different":
@@ -132,6 +132,14 @@ def _flat_path(context: Context, ev: Evidence, settings: Settings, trimmed: bool
         return attrs.evolve(ratio(old, new, ev, settings, offsets=context.offsets), flags=tuple(flags),
                             notes=tuple(notes))
     return typical(context, ev.shift if not trimmed else None)
+
+
+def _grouped(context: Context, checks: tuple[pr.DependenceCheck | None, pr.DependenceCheck | None]) -> bool:
+    """Whether the system whose level did not step moves between 3 or more segments of level: runs in groups (the
+    same harness measured both), so the other's single step is two of its groups that happened to sit alike,
+    dependence (step 4) rather than a machine that changed state once."""
+    other = context.old if checks[1] is not None and checks[1].steps else context.new
+    return dependence.block_factor(pr.stats.rank_average(other.flat))[0] > 1.0
 
 
 @attrs.frozen
@@ -253,7 +261,8 @@ def without_warmup(samples: dict[str, pr.Sample], ev: Evidence,
         if start > warm:
             out[system] = sample.with_values(sample.values[start:])
             offsets.append(start)
-        elif warm and not sample.is_hierarchical and len(sample) - warm >= 2:
+        elif (warm and not sample.is_hierarchical and len(sample) - warm >= 2
+              and not steady_state.one_of_several_levels(sample.flat, warm)):  # an invocation, not a warm-up
             out[system] = sample.with_values(sample.values[warm:])
             runs = "the first run" if warm == 1 else f"the first {warm} runs"
             notes.append(f"{system}: {runs} ({check.warmup_change:+.0%}) look{'s' if warm == 1 else ''} like "
