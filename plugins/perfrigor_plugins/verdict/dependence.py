@@ -9,7 +9,8 @@ freedom shrink by it. tau is a continuous function of the autocorrelations: weak
 widens a little, strong evidence a lot; no test switches it on or off.
 Where the runs' level moves between several segments (invocations nobody declared: blocks a
 lag window over a third of 30 runs cannot see), each side's variance is at least that of its
-segments' means (batch means, :func:`block_factor`), with their degrees of freedom.
+segments' means (batch means, :func:`block_factor`), with their degrees of freedom; a system
+with fewer segments of its own, over the other system's (:func:`pair_factors`).
 
 - **one benchmark** (``alone``): from its two series (the same harness measured both);
 - **a suite** (``pooled``, in ``revise``): a suite measured by one harness shares its
@@ -124,7 +125,8 @@ def block_factor(values: np.ndarray) -> tuple[float, float]:
     little). The segments are the change points of the level (:func:`level_segments`):
     data-chosen segments differ more than the clusters would, so this errs on the wide side.
     Returns (factor relative to the runs' variance / n, k_eff); (1, k) with fewer than 3
-    segments (a single step is compared level by level; no step: the lag window's case).
+    segments (a single step is compared level by level; no step: the lag window's case; beside a
+    system with 3 or more, :func:`pair_factors` reads it over those).
     """
     z = np.asarray(values, dtype=float)
     ws = pr.current_workspace()

@@ -15,8 +15,9 @@ scaled by its own spread, never the shift between them, so it keeps the level):
   statistic saturates (:func:`ranks_and_magnitudes`);
 - so few runs that no rank test can reach the level (3 per side at 95%): the means of logs.
 
-A coarse timer (values on a grid) widens the rank interval by half a step either way (the
-means add the rounding variance). The verdict calls :func:`shift` with the long-run variance
+A coarse timer (values on a grid: :func:`grid_of`) widens the rank interval by half a step either
+way (the means add the rounding variance), and by half a step more for a system whose readings all
+coincide (one rounding error shared by all of them). The verdict calls :func:`shift` with the long-run variance
 factors of serially dependent runs; the component gives the answer for independent runs.
 """
 
