@@ -135,11 +135,12 @@ def _flat_path(context: Context, ev: Evidence, settings: Settings, trimmed: bool
 
 
 def _grouped(context: Context, checks: tuple[pr.DependenceCheck | None, pr.DependenceCheck | None]) -> bool:
-    """Whether the system whose level did not step moves between 3 or more segments of level: runs in groups (the
-    same harness measured both), so the other's single step is two of its groups that happened to sit alike,
-    dependence (step 4) rather than a machine that changed state once."""
-    other = context.old if checks[1] is not None and checks[1].steps else context.new
-    return dependence.block_factor(pr.stats.rank_average(other.flat))[0] > 1.0
+    """Whether the system whose level did not step moves between 3 or more segments of level, and the one that
+    stepped moves between them too, its runs read over those segments (:func:`.dependence.pair_factors`): runs
+    in groups (the same harness measured both), so the single step is two of its groups that happened to sit
+    alike, dependence (step 4) rather than a machine that changed state once."""
+    factors = dependence.pair_factors([pr.stats.rank_average(s.flat) for s in (context.old, context.new)])
+    return all(f > 1.0 for f, _ in factors)
 
 
 @attrs.frozen
@@ -421,8 +422,7 @@ def segments(context: Context, checks: tuple[pr.DependenceCheck | None, pr.Depen
     parts = []
     for (a0, a1), (b0, b1) in ((a, b) for a in bounds[0] for b in bounds[1]):
         p = {"baseline": [a0, a1, None], "candidate": [b0, b1, None]}
-        parts.append({**p, "taus": list(w.taus), "precision": w.precision,
-                      **({"df_taus": list(w.df_taus)} if w.df_taus is not None else {})})
+        parts.append({**p, "taus": list(w.taus), "precision": w.precision})
     recipe = {"kind": "shift", "parts": parts, "taus": list(c.widening.taus), "precision": c.widening.precision,
               "pool": False}
     answer, results = recompute_shift(recipe, c.old, c.new, c.offsets, c.settings.confidence)
@@ -495,7 +495,7 @@ def recompute_shift(recipe: Mapping[str, Any], old: pr.Sample, new: pr.Sample, o
         y = _sliced(new, c0 - offsets[1], None if c1 is None else c1 - offsets[1], cw)
         t = tuple(p.get("taus", recipe["taus"])) if taus is None else taus
         e = p.get("precision", recipe["precision"]) if precision is None else precision
-        k = p.get("df_taus", recipe.get("df_taus")) if taus is None else None  # the segments'; or a suite's Bartlett
+        k = recipe.get("df_taus") if taus is None else None  # over a suite: Bartlett's (suite_control)
         results.append(shift(x, y, confidence, t, e, p.get("statistic", "auto"), tuple(k) if k else None))
     if len(results) == 1:
         return answer_of(results[0]), results
