@@ -323,8 +323,10 @@ def widening_note(widening: dependence.Widening) -> str | None:
     """The sentence about the widening, when there is one worth saying (variance at least 5% larger)."""
     if widening.tau < 1.05:
         return None
+    tails = (f", {widening.tails:.2f}x of it because the suite's benchmarks differ in dependence and these runs "
+             f"cannot tell which kind theirs is" if widening.tails > 1.0 else "")
     return (f"{WIDENING_NOTE}: the runs count as 1/{widening.tau:.2f} of their number (long-run factor from the "
-            f"autocorrelations{' pooled over the suite' if widening.pooled else ' of both systems'})")
+            f"autocorrelations{' pooled over the suite' if widening.pooled else ' of both systems'}{tails})")
 
 
 def _sliced(sample: pr.Sample, start: int, stop: int | None, window: tuple[float, float] | None = None) -> pr.Sample:

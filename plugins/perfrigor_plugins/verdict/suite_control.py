@@ -157,11 +157,19 @@ def _pool(suite: pr.Suite, verdicts: Mapping[str, pr.Verdict], pairs: Mapping[st
     for b, o in zip(names, observations, strict=True):
         old = poolable[b].details["recipe"]
         w = widenings[b]
-        fresh = {**old, "taus": list(w.taus), "precision": w.precision,
-                 "df_taus": [bartlett_factor(t, n) for t, n in zip(w.taus, o.n, strict=True)] if w.pooled else None,
-                 "parts": [{**p, "statistic": "auto"} for p in old["parts"]]}
-        answers[b], recipes[b] = recompute(fresh, suite, b, pairs[b], confidence)
+        answers[b], recipes[b] = recompute(_widened(old, w, o.n), suite, b, pairs[b], confidence)
+        ratio = dependence.tail_ratio(answers[b].pvalue, w.mixture) if answers[b] is not None else 1.0
+        if ratio > 1.0:  # the suite cannot place this benchmark's dependence: the tails of its posterior
+            w = widenings[b] = attrs.evolve(w, taus=tuple(t * ratio for t in w.taus), tails=ratio)
+            answers[b], recipes[b] = recompute(_widened(old, w, o.n), suite, b, pairs[b], confidence)
     return widenings, answers, recipes
+
+
+def _widened(recipe: Mapping[str, Any], w: dependence.Widening, n: Sequence[int]) -> dict[str, Any]:
+    """A verdict's recipe with the suite's widening (the statistic chosen anew)."""
+    return {**recipe, "taus": list(w.taus), "precision": w.precision,
+            "df_taus": [bartlett_factor(t, k) for t, k in zip(w.taus, n, strict=True)] if w.pooled else None,
+            "parts": [{**p, "statistic": "auto"} for p in recipe["parts"]]}
 
 
 def bartlett_factor(tau: float, n: int) -> float:
@@ -204,7 +212,7 @@ def _rebuilt(step: VerdictStep, v: pr.Verdict, base: Answer, at_level: Answer, p
         if note:
             notes.append(note + _spread_note(details.get("n") or {}, (recipe or {}).get("df_taus"), widening.taus))
         details["tau"] = list(widening.taus)
-        details["widening"] = {"tau": widening.tau, "pooled": True}
+        details["widening"] = {"tau": widening.tau, "pooled": True, "tails": widening.tails}
     alone = UNCLEAR if details.get("unclear") else outcome(base, step.threshold)
     low_band, high_band = band(step.threshold)
     if details.get("unclear") or at_level.ci_low is None or at_level.ci_high is None:
