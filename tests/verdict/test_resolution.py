@@ -27,6 +27,15 @@ def test_each_systems_own_grid_counts_where_the_common_one_is_finer():
     assert grid_of(rng.normal(1, 0.01, 5), rng.normal(1, 0.01, 5)) is None  # continuous readings never tie
 
 
+def test_a_common_grid_that_a_system_shows_is_the_timers():
+    """Whole nanoseconds (Go's ns/op): one system's readings a nanosecond apart, the other's only even ones. The
+    common grid of 1 ns shows within the first, so it is the timer's, not the second's 2 ns."""
+    x = np.array([124, 125, 125, 126, 125, 124, 126, 125, 125, 124], dtype=float) * 1e-9
+    y = np.array([124, 126, 126, 128, 126, 124, 126, 128, 126, 126], dtype=float) * 1e-9
+    assert math.isclose(grid_of(x, y), resolution(np.concatenate([x, y])), rel_tol=1e-12)
+    assert math.isclose(grid_of(x, y), 1 / 125.5, rel_tol=0.01)
+
+
 def test_readings_that_all_coincide_keep_their_rounding_error():
     """Three readings of ten ticks against three of eleven, the candidate truly 1% faster: the noise is below a
     tick, so each system's mean is off by up to half a tick, not by a rounding error averaged over three."""

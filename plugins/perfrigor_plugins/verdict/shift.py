@@ -53,10 +53,16 @@ def resolution(values: np.ndarray) -> float | None:
     return rel if rel > 1e-3 else None
 
 
+def _smallest_gap(values: np.ndarray) -> float | None:
+    """The smallest difference between a system's distinct readings (None: they are all one value)."""
+    distinct = np.unique(values)
+    return float(np.diff(distinct).min()) if distinct.size > 1 else None
+
+
 def _own_grid(values: np.ndarray) -> float | None:
-    """One system's grid step relative to its smallest reading, from its readings alone: repeated readings (a tie) all
-    on a common step, at least 3 of them. Continuous readings almost never tie; a handful of readings
-    of a coarse timer nearly always do, but rarely take as few distinct values as half of them."""
+    """One system's grid step relative to its smallest reading, from its readings alone: repeated readings (a tie)
+    all on a common step, at least 3 of them. Continuous readings almost never tie; a handful of readings of a
+    coarse timer nearly always do, but rarely take as few distinct values as half of them."""
     distinct = np.unique(values)
     if values.size < 3 or distinct.size < 2 or distinct.size == values.size:
         return None
@@ -69,13 +75,20 @@ def _own_grid(values: np.ndarray) -> float | None:
 
 
 def grid_of(x: np.ndarray, y: np.ndarray) -> float | None:
-    """The timer's grid step relative to the values, when the systems' readings show one: the coarsest of their
-    common grid (:func:`resolution`) and the grids each system's readings show on their own. A reading is
-    known to half a step of its own system's grid, which a common grid can understate: readings normalised
-    per operation, or divided by a speedup as the simulation does, sit on a rescaled grid of their own,
-    and two grids a tenth of a step apart interleave into a fine common one."""
-    found = [g for g in (resolution(np.concatenate([x, y])), _own_grid(x), _own_grid(y)) if g is not None]
-    return max(found) if found else None
+    """The timer's grid step relative to the values, when the systems' readings show one: their common grid
+    (:func:`resolution`) where one system's own readings are that far apart somewhere (the timer's step), else
+    the coarser of the grids each system's readings show on their own. A reading is known to half a step of
+    its own system's grid, which a common grid can understate: readings normalised per operation, or divided
+    by a speedup as the simulation does, sit on a rescaled grid of their own, and two grids a hundredth of a
+    step apart interleave into a common one a hundred times too fine."""
+    both = np.concatenate([x, y])
+    pooled = resolution(both)
+    if pooled is not None:
+        step = pooled * float(np.median(both))
+        if any(g is not None and math.isclose(g, step, rel_tol=1e-6) for g in map(_smallest_gap, (x, y))):
+            return pooled
+    own = [g for g in (_own_grid(x), _own_grid(y)) if g is not None]
+    return max(own) if own else pooled
 
 
 #: Hogg's tail weight up to which the means of logs are compared (a normal's is 2.6, Student's t3 3.3)
