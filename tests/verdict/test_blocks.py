@@ -96,6 +96,59 @@ def test_a_leading_level_the_runs_come_back_near_is_no_warm_up():
     assert not one_of_several_levels(moving, 10)
 
 
+def test_a_system_whose_invocations_sit_alike_is_read_over_the_others_segments():
+    # three invocations of 10 runs a side (same harness); the first system's last two sit alike: one step, no
+    # clusters of its own, so its lags alone judged it; over the other's three segments its batch means show them
+    rng = np.random.default_rng(9)
+    x = blocks([0.05, 0.0, 0.0], [10] * 3, 0.01, rng)
+    y = blocks([0.0, 0.04, -0.03], [10] * 3, 0.01, rng)
+    assert dependence.block_factor(x)[0] == 1.0 and dependence.block_factor(y)[1] == pytest.approx(3.0)
+    (fx, kx), (fy, ky) = dependence.pair_factors([x, y])
+    assert (fy, ky) == dependence.block_factor(y)
+    means = x.reshape(3, 10).mean(axis=1)
+    assert fx == pytest.approx(x.size * (means.var(ddof=1) / 3) / x.var(ddof=1), rel=1e-12) and kx == 3.0
+    # aligned at the ends: the first system without its first 4 runs (a warm-up cut) has segments of 6, 10, 10
+    (fc, kc), _ = dependence.pair_factors([x[4:], y])
+    assert fc > 1.0 and kc == pytest.approx(26 ** 2 / (6 ** 2 + 10 ** 2 + 10 ** 2))
+    # independent runs beside independent runs: nothing to read
+    assert dependence.pair_factors([rng.standard_normal(30), rng.standard_normal(30)]) == [(1.0, 1.0)] * 2
+
+
+def test_a_single_step_beside_runs_in_groups_is_dependence_not_a_machine_that_changed():
+    # simulate's undeclared-hierarchy, replicate 4: Pettitt sees one step in the baseline (two of its invocations
+    # sit alike); the candidate's level moves between three segments: the same harness groups its runs, so the
+    # baseline's step is not compared level by level
+    old, new = simulate.model("undeclared-hierarchy").pair(30, 1.0, random_state=4)
+    v = pr.get("verdict").compare(old, new)
+    assert "step" in v.details["flags"], v.details["flags"]
+    assert not any("compared level by level" in r for r in v.reasons), v.reasons
+    assert v.details["dependence"]["blocks"][0] > 1.0  # the baseline read over the candidate's segments
+    rng = np.random.default_rng(11)
+    alone = pr.get("verdict").compare(old, np.exp(blocks([0.0], [30], 0.01, rng)) * 1e-3)
+    assert any("compared level by level" in r for r in alone.reasons)  # the other's runs in one level: a step
+
+
+def test_leading_runs_that_are_one_of_several_levels_are_not_cut_as_warm_up():
+    # the dependence check reads the first 7 runs of this flattened hierarchy (simulate's undeclared-hierarchy,
+    # replicate 50) as warm-up; the steady runs move between levels of their own: an invocation, kept
+    old, new = simulate.model("undeclared-hierarchy").pair(30, 1.0, random_state=50)
+    from perfrigor_plugins.verdict.evidence import dependence_of
+    assert dependence_of(new).warmup == 7
+    v = pr.get("verdict").compare(old, new)
+    assert "warmup" not in v.details["flags"] and not any("warm-up" in r for r in v.reasons), v.reasons
+
+
+def test_modes_whose_shares_moved_in_runs_grouped_in_time_answer_with_the_hull_of_the_typical_run():
+    # simulate's undeclared-hierarchy, replicate 15: invocations read as two modes whose shares moved (63% vs 33%):
+    # "unclear", and the interval is no longer the dominant mode's alone (one invocation of each system, which
+    # missed the truth in a third of such replicates) but its hull with the typical run's, widened
+    old, new = simulate.model("undeclared-hierarchy").pair(30, 1.0, random_state=15)
+    v = pr.get("verdict").compare(old, new)
+    assert v.outcome == "unclear" and v.reasons[0].startswith("the modes did not move"), v.reasons
+    parts = v.details["recipe"]["parts"]
+    assert len(parts) == 2 and parts[1]["baseline"][2] is None  # the mode's runs, then all runs
+
+
 # ------------------------------------------------------------------------------ the rows it fixed, by simulation
 
 

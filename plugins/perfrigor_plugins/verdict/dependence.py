@@ -9,7 +9,8 @@ freedom shrink by it. tau is a continuous function of the autocorrelations: weak
 widens a little, strong evidence a lot; no test switches it on or off.
 Where the runs' level moves between several segments (invocations nobody declared: blocks a
 lag window over a third of 30 runs cannot see), each side's variance is at least that of its
-segments' means (batch means, :func:`block_factor`), with their degrees of freedom.
+segments' means (batch means, :func:`block_factor`), with their degrees of freedom; a system
+with fewer segments of its own, over the other system's (:func:`pair_factors`).
 
 - **one benchmark** (``alone``): from its two series (the same harness measured both);
 - **a suite** (``pooled``, in ``revise``): a suite measured by one harness shares its
@@ -129,7 +130,8 @@ def block_factor(values: np.ndarray) -> tuple[float, float]:
     little). The segments are the change points of the level (:func:`level_segments`):
     data-chosen segments differ more than the clusters would, so this errs on the wide side.
     Returns (factor relative to the runs' variance / n, k_eff); (1, k) with fewer than 3
-    segments (a single step is compared level by level; no step: the lag window's case).
+    segments (a single step is compared level by level; no step: the lag window's case; beside a
+    system with 3 or more, :func:`pair_factors` reads it over those).
     """
     z = np.asarray(values, dtype=float)
     ws = pr.current_workspace()
@@ -139,6 +141,32 @@ def block_factor(values: np.ndarray) -> tuple[float, float]:
     n = z.size
     variance = float(z.var(ddof=1)) if n > 1 else 0.0
     return _factor(z, variance, level_segments(z))
+
+
+def pair_factors(ranks: Sequence[np.ndarray]) -> list[tuple[float, float]]:
+    """Each system's :func:`block_factor`; a system with fewer than 3 segments of its own read over the segments
+    of one with 3 or more (its means over those segments: batch means), the two series aligned at their ends.
+
+    The same harness measured both systems, so runs grouped in invocations are grouped alike in
+    both; where two neighbouring invocations of one system happen to sit alike, its level shows one
+    step or none (40% of 3 flattened invocations of 10 runs) and its lags cannot see blocks of 10
+    runs. The other system's segments are chosen from its own runs, independent of these: over them
+    the batch means are neither wide nor narrow by the choice. Aligned at the ends: a steady part is
+    a series without its leading runs (warm-up). Only where a system shows 3 segments (at most 1% of
+    independent series of 30 runs): independent runs pay nothing elsewhere."""
+    found = [block_factor(r) for r in ranks]
+    clustered = [i for i, (f, _) in enumerate(found) if f > 1.0]
+    if len(ranks) != 2 or len(clustered) != 1:
+        return found
+    other = 1 - clustered[0]
+    z = np.asarray(ranks[other], dtype=float)
+    if z.size < 2:
+        return found
+    edges = level_segments(ranks[clustered[0]]) - (ranks[clustered[0]].size - z.size)
+    edges = np.unique(np.concatenate(([0], edges[(edges > 0) & (edges < z.size)], [z.size])))
+    factor = _factor(z, float(z.var(ddof=1)), edges)
+    found[other] = (max(factor[0], found[other][0]), factor[1])
+    return found
 
 
 def _blocks_key(ranks: np.ndarray) -> tuple:
@@ -239,7 +267,7 @@ def observe(checks: Sequence[pr.DependenceCheck | None], samples: Sequence[pr.Sa
                       for c in usable], axis=0, weights=weights)
     blocks, segments = (1.0, 1.0), (1.0, 1.0)
     if samples and max(c.tau for c in usable) >= LOOKS_DEPENDENT:  # each side its own segments (clusters)
-        found = [block_factor(pr.stats.rank_average(s.flat)) for s in samples]
+        found = pair_factors([pr.stats.rank_average(s.flat) for s in samples])
         blocks, segments = (found[0][0], found[1][0]), (found[0][1], found[1][1])
     return Observation(tuple(int(c.n) for c in usable), tuple(float(r) for r in rho), tuple(float(r) for r in acf),
                        max(int(c.fitted) for c in usable), tuple(float(c.tau) for c in usable), blocks, segments)

@@ -23,7 +23,7 @@ import math
 import numpy as np
 import perfrigor as pr
 
-from .shift import resolution
+from .shift import grid_of, resolution
 
 #: fewer runs than this in a system, and the mode rules (a mixture's) do not look for modes: the gaps do
 FOR_MIXTURES = 20
@@ -37,11 +37,13 @@ MAX_CUTS = 3
 MODE_RUNS = 3
 
 
-def clusters(logs: np.ndarray) -> np.ndarray:
+def clusters(logs: np.ndarray, rounding: float = 0.0) -> np.ndarray:
     """Each run's cluster (0, 1, ... in increasing order of value), cut at clear gaps; all 0 where there is none.
 
     Cuts at the j largest gaps (j = 1 .. MAX_CUTS, at least 2 degrees of freedom left), the j whose smallest
-    cut gap is the most spreads wide, when that is ``CLEAR_GAP`` or more."""
+    cut gap is the most spreads wide, when that is ``CLEAR_GAP`` or more. ``rounding``: the grid step the
+    values were read on (a coarse timer; log scale): its rounding variance step²/12 joins the spread
+    (Sheppard), so that gaps of one or two whole ticks between identical readings are no modes."""
     v = np.asarray(logs, dtype=float)
     n = v.size
     labels = np.zeros(n, dtype=np.int64)
@@ -58,7 +60,7 @@ def clusters(logs: np.ndarray) -> np.ndarray:
         edges = np.concatenate(([0], at, [n]))
         sums = np.add.reduceat(s, edges[:-1])
         means = sums / np.diff(edges)
-        within = float(np.sum((s - np.repeat(means, np.diff(edges))) ** 2)) / (n - j - 1)
+        within = float(np.sum((s - np.repeat(means, np.diff(edges))) ** 2)) / (n - j - 1) + rounding**2 / 12
         if within <= 0.0:
             continue
         ratio = smallest / math.sqrt(within)
@@ -69,10 +71,10 @@ def clusters(logs: np.ndarray) -> np.ndarray:
     return labels
 
 
-def cut_points(logs: np.ndarray) -> np.ndarray:
+def cut_points(logs: np.ndarray, rounding: float = 0.0) -> np.ndarray:
     """Where a system's runs are cut into clusters: the midpoints of its clear gaps (log scale; empty: none)."""
     v = np.asarray(logs, dtype=float)
-    labels = clusters(v)
+    labels = clusters(v, rounding)
     return np.array([(v[labels == k].max() + v[labels == k + 1].min()) / 2.0 for k in range(int(labels.max()))])
 
 
@@ -85,10 +87,11 @@ def small_modes(old: pr.Sample, new: pr.Sample, confidence: float) -> pr.ModeCom
     read the other's share of slow runs as a change. Two cuts with no run of either system between them cut
     the same gap: one is kept."""
     x, y = old.flat, new.flat
-    if resolution(np.concatenate([x, y])) is not None:  # values on a timer's grid: gaps of whole ticks
+    if resolution(np.concatenate([x, y])) is not None:  # values on a timer's common grid: gaps of whole ticks
         return None
+    rounding = math.log1p(grid_of(x, y) or 0.0)  # or on grids of their own (shift.grid_of)
     lx, ly = np.log(x), np.log(y)
-    cuts = np.sort(np.concatenate([cut_points(lx), cut_points(ly)]))
+    cuts = np.sort(np.concatenate([cut_points(lx, rounding), cut_points(ly, rounding)]))
     if cuts.size == 0:
         return None
     both = np.concatenate([lx, ly])

@@ -116,8 +116,8 @@ def _flat_path(context: Context, ev: Evidence, settings: Settings, trimmed: bool
     """Steps 4-7 of the module docstring: the flat samples' path."""
     old, new, flags, notes, widening = context.old, context.new, context.flags, context.notes, context.widening
     checks = ev.checks()
-    if sum(bool(c is not None and c.steps) for c in checks) == 1:  # one system's level moved once
-        return segments(context, checks)
+    if sum(bool(c is not None and c.steps) for c in checks) == 1 and not _grouped(context, checks):
+        return segments(context, checks)  # one system's level moved once
     found = ev.modes
     kind = found.result.kind if found is not None and found.result is not None else "unimodal"
     if kind == "different":
@@ -132,6 +132,15 @@ def _flat_path(context: Context, ev: Evidence, settings: Settings, trimmed: bool
         return attrs.evolve(ratio(old, new, ev, settings, offsets=context.offsets), flags=tuple(flags),
                             notes=tuple(notes))
     return typical(context, ev.shift if not trimmed else None)
+
+
+def _grouped(context: Context, checks: tuple[pr.DependenceCheck | None, pr.DependenceCheck | None]) -> bool:
+    """Whether the system whose level did not step moves between 3 or more segments of level, and the one that
+    stepped moves between them too, its runs read over those segments (:func:`.dependence.pair_factors`): runs
+    in groups (the same harness measured both), so the single step is two of its groups that happened to sit
+    alike, dependence (step 4) rather than a machine that changed state once."""
+    factors = dependence.pair_factors([pr.stats.rank_average(s.flat) for s in (context.old, context.new)])
+    return all(f > 1.0 for f, _ in factors)
 
 
 @attrs.frozen
@@ -253,7 +262,8 @@ def without_warmup(samples: dict[str, pr.Sample], ev: Evidence,
         if start > warm:
             out[system] = sample.with_values(sample.values[start:])
             offsets.append(start)
-        elif warm and not sample.is_hierarchical and len(sample) - warm >= 2:
+        elif (warm and not sample.is_hierarchical and len(sample) - warm >= 2
+              and not steady_state.one_of_several_levels(sample.flat, warm)):  # an invocation, not a warm-up
             out[system] = sample.with_values(sample.values[warm:])
             runs = "the first run" if warm == 1 else f"the first {warm} runs"
             notes.append(f"{system}: {runs} ({check.warmup_change:+.0%}) look{'s' if warm == 1 else ''} like "
@@ -406,8 +416,10 @@ def segments(context: Context, checks: tuple[pr.DependenceCheck | None, pr.Depen
         bounds.append([(a + offset, b + offset) for a, b in zip(edges[:-1], edges[1:], strict=True)])
     # the dependence within the levels (the step inflates that of the whole series, and a short segment cannot
     # show its own): each system's runs with every level moved to the median, every step one more parameter
-    within = dependence.observe([_levelled_check(s, check, o) for s, check, o in zip((c.old, c.new), checks,
-                                                                                     c.offsets, strict=True)])
+    # (and the other system's own segments of level, where it has several: invocations nobody declared, two of
+    # which happened to sit alike in the first, read as one step there)
+    levelled = [_levelled(s, check) for s, check in zip((c.old, c.new), checks, strict=True)]
+    within = dependence.observe([lc for lc, _ in levelled], [ls for _, ls in levelled])
     w = dependence.alone(within) if within is not None else c.widening
     parts = []
     for (a0, a1), (b0, b1) in ((a, b) for a in bounds[0] for b in bounds[1]):
@@ -433,18 +445,19 @@ def segments(context: Context, checks: tuple[pr.DependenceCheck | None, pr.Depen
     return path
 
 
-def _levelled_check(sample: pr.Sample, check: pr.DependenceCheck | None, offset: int) -> pr.DependenceCheck | None:
-    """The dependence check of a system's runs with each level divided by its median (steps removed), or the
-    system's own check when its level did not move."""
+def _levelled(sample: pr.Sample, check: pr.DependenceCheck | None) -> tuple[pr.DependenceCheck | None, pr.Sample]:
+    """A system's runs with each level divided by its median (steps removed) and their dependence check, or the
+    system's own runs and check when its level did not move."""
     if check is None or not check.steps:
-        return check
+        return check, sample
     values = sample.flat.astype(float)
     edges = [0, *(s.run for s in check.steps), len(values)]  # the steps are in the steady runs' order
     levelled = np.concatenate([values[a:b] / np.median(values[a:b]) for a, b in zip(edges[:-1], edges[1:],
                                                                                       strict=True)])
-    found = dependence_of(pr.Sample(levelled * float(np.median(values)), unit=sample.unit,
-                                    lower_is_better=sample.lower_is_better, name=sample.name))
-    return attrs.evolve(found, fitted=found.fitted + len(check.steps)) if found is not None else None
+    flat = pr.Sample(levelled * float(np.median(values)), unit=sample.unit, lower_is_better=sample.lower_is_better,
+                     name=sample.name)
+    found = dependence_of(flat)
+    return (attrs.evolve(found, fitted=found.fitted + len(check.steps)) if found is not None else None), flat
 
 
 def _seg(p: Mapping[str, Any]) -> str:
@@ -533,24 +546,34 @@ def modes(context: Context, found: Found) -> Path:
                "pvalue": result.pvalue, "tau": list(taus), "df": result.df}
     path = Path(found.source, answer_of(result), f"mode at {where}", result.baseline_center,
                 result.candidate_center, tuple(dict.fromkeys(flags)), tuple(notes), details=details, recipe=recipe)
+    persist = c.widening.tau >= 1.5 and persistence.modes_persist((res.baseline_modes, res.candidate_modes), d, alpha)
     if moved and not path.answer.significant:
-        return attrs.evolve(path, unclear=(
+        path = attrs.evolve(path, unclear=(
             f"the modes did not move, their shares did: {shares}; that is the session, not the code, as often as "
             "not: rerun both systems in several sessions" if in_both else
             f"the mode at {where} did not move, but the runs moved between modes, one of which only one system "
             f"has: {shares}; the code or the session may have done that: rerun both systems in several sessions"))
+        # modes that persist in dependent runs may be invocations: the mode's interval is one invocation's
+        return _with_overall(path, typical(context, None), recipe, taus) if persist else path
     if c.widening.tau < 1.5:
         return path
     overall = typical(context, None)
     mine, theirs = outcome(path.answer, c.settings.threshold), outcome(overall.answer, c.settings.threshold)
     if mine == theirs:
         return path
-    if {mine, theirs} != {"faster", "slower"} and not persistence.modes_persist(
-            (res.baseline_modes, res.candidate_modes), d, alpha):
+    if {mine, theirs} != {"faster", "slower"} and not persist:
         return path  # strata (runs fall into the modes at random): the mode's answer, unless the typical run's opposes it
     from .reasons import said
-    # neither answer is trusted alone, so the interval is the hull of both (as for disagreeing levels): the mode's
-    # narrow one would claim a precision its dependent runs do not have (undeclared invocations read as modes)
+    path = _with_overall(path, overall, recipe, taus)
+    return attrs.evolve(path, unclear=(f"the runs are serially dependent and multimodal, and the answers disagree: "
+                                       f"{said(path, c.settings)} within the {path.statistic}, but "
+                                       f"{said(overall, c.settings)} over all runs"))
+
+
+def _with_overall(path: Path, overall: Path, recipe: dict[str, Any], taus: tuple[float, ...]) -> Path:
+    """The mode's answer with the hull of its interval and the typical run's (as for disagreeing levels): neither is
+    trusted alone, and the mode's narrow one would claim a precision its dependent runs do not have (undeclared
+    invocations read as modes)."""
     overall_recipe = overall.recipe or {}
     both = {**recipe, "parts": [{**recipe["parts"][0], "taus": list(taus), "precision": 0.0},
                                 *({**p, "taus": overall_recipe["taus"], "precision": overall_recipe["precision"]}
@@ -562,10 +585,7 @@ def modes(context: Context, found: Found) -> Path:
         low, high = min(mine_.ci_low, theirs_.ci_low), max(mine_.ci_high, theirs_.ci_high)
         answer = attrs.evolve(mine_, ci_low=low, ci_high=high, significant=_significant(low, high),
                               pvalue=max((x for x in (mine_.pvalue, theirs_.pvalue) if x is not None), default=None))
-    return attrs.evolve(path, answer=answer, recipe=both if overall_recipe else None,
-                        unclear=(f"the runs are serially dependent and multimodal, and the answers disagree: "
-                                 f"{said(path, c.settings)} within the {path.statistic}, but "
-                                 f"{said(overall, c.settings)} over all runs"))
+    return attrs.evolve(path, answer=answer, recipe=both if overall_recipe else None)
 
 
 def _loc(x: float | None, sample: pr.Sample) -> str:

@@ -15,8 +15,9 @@ scaled by its own spread, never the shift between them, so it keeps the level):
   statistic saturates (:func:`ranks_and_magnitudes`);
 - so few runs that no rank test can reach the level (3 per side at 95%): the means of logs.
 
-A coarse timer (values on a grid) widens the rank interval by half a step either way (the
-means add the rounding variance). The verdict calls :func:`shift` with the long-run variance
+A coarse timer (values on a grid: :func:`grid_of`) widens the rank interval by half a step either
+way (the means add the rounding variance), and by half a step more for a system whose readings all
+coincide (one rounding error shared by all of them). The verdict calls :func:`shift` with the long-run variance
 factors of serially dependent runs; the component gives the answer for independent runs.
 """
 
@@ -50,6 +51,44 @@ def resolution(values: np.ndarray) -> float | None:
         return None
     rel = step / float(np.median(values))
     return rel if rel > 1e-3 else None
+
+
+def _smallest_gap(values: np.ndarray) -> float | None:
+    """The smallest difference between a system's distinct readings (None: they are all one value)."""
+    distinct = np.unique(values)
+    return float(np.diff(distinct).min()) if distinct.size > 1 else None
+
+
+def _own_grid(values: np.ndarray) -> float | None:
+    """One system's grid step relative to its smallest reading, from its readings alone: repeated readings (a tie)
+    all on a common step, at least 3 of them. Continuous readings almost never tie; a handful of readings of a
+    coarse timer nearly always do, but rarely take as few distinct values as half of them."""
+    distinct = np.unique(values)
+    if values.size < 3 or distinct.size < 2 or distinct.size == values.size:
+        return None
+    step = float(np.diff(distinct).min())
+    units = (distinct - distinct[0]) / step
+    if not np.allclose(units, np.round(units), rtol=0.0, atol=1e-6):
+        return None
+    rel = step / float(distinct[0])  # at its smallest reading: half a step there is the most on the log scale
+    return rel if rel > 1e-3 else None
+
+
+def grid_of(x: np.ndarray, y: np.ndarray) -> float | None:
+    """The timer's grid step relative to the values, when the systems' readings show one: their common grid
+    (:func:`resolution`) where one system's own readings are that far apart somewhere (the timer's step), else
+    the coarser of the grids each system's readings show on their own. A reading is known to half a step of
+    its own system's grid, which a common grid can understate: readings normalised per operation, or divided
+    by a speedup as the simulation does, sit on a rescaled grid of their own, and two grids a hundredth of a
+    step apart interleave into a common one a hundred times too fine."""
+    both = np.concatenate([x, y])
+    pooled = resolution(both)
+    if pooled is not None:
+        step = pooled * float(np.median(both))
+        if any(g is not None and math.isclose(g, step, rel_tol=1e-6) for g in map(_smallest_gap, (x, y))):
+            return pooled
+    own = [g for g in (_own_grid(x), _own_grid(y)) if g is not None]
+    return max(own) if own else pooled
 
 
 #: Hogg's tail weight up to which the means of logs are compared (a normal's is 2.6, Student's t3 3.3)
@@ -99,25 +138,22 @@ def shift(old: pr.Sample, new: pr.Sample, confidence: float, taus: tuple[float, 
     Bartlett's factor: :func:`.suite_control.bartlett_factor`)."""
     raw_x, raw_y = old.flat, new.flat
     x, y = np.log(raw_x), np.log(raw_y)
-    grid = resolution(np.concatenate([raw_x, raw_y]))
+    grid = grid_of(raw_x, raw_y)
     step = math.log1p(grid / 2) if grid else 0.0
     if statistic == "auto" and (too_few_for_ranks(x.size, y.size, confidence) or tail_weight(x, y) <= LIGHT_TAILS):
         statistic = "geometric mean"
     if statistic == "geometric mean":
-        res = pr.stats.yuen_shift(x, y, confidence, inflation=taus, trim=0.0, rounding=grid or 0.0,
-                                  inflation_precision=precision, df_inflation=df_taus)
-    elif step:  # a coarse timer: the ranks alone, widened by the grid
-        res = pr.stats.studentized_rank_shift(x, y, confidence, inflation=taus, inflation_precision=precision,
-                                              df_inflation=df_taus)
-        statistic = "median"
-        if res.ci_low is not None:
-            # the ranks know nothing of the grid: half a step either way, and the p-value of the widened
-            # interval (the test of a shift of half a step toward the estimate: the interval moves with it)
-            toward = math.copysign(step, res.estimate)
-            moved = pr.stats.studentized_rank_shift(x - toward, y, confidence, inflation=taus,
-                                                    inflation_precision=precision, df_inflation=df_taus)
-            res = attrs.evolve(res, ci_low=res.ci_low - step, ci_high=res.ci_high + step,
-                               pvalue=moved.pvalue if abs(res.estimate) > step else 1.0)
+        def test(a: np.ndarray) -> pr.stats.ShiftResult:
+            return pr.stats.yuen_shift(a, y, confidence, inflation=taus, trim=0.0, rounding=grid or 0.0,
+                                       inflation_precision=precision, df_inflation=df_taus)
+        # the rounding variance (Sheppard's) assumes the readings' rounding errors independent, as they are where
+        # the noise spans ticks; a system whose readings all coincide keeps its one rounding error: half a step more
+        res = _widened(test(x), step * _coinciding(x, y), test, x)
+    elif step:  # a coarse timer: the ranks alone, which know nothing of the grid: half a step, and as above
+        def test(a: np.ndarray) -> pr.stats.ShiftResult:
+            return pr.stats.studentized_rank_shift(a, y, confidence, inflation=taus, inflation_precision=precision,
+                                                   df_inflation=df_taus)
+        res, statistic = _widened(test(x), step * (1 + _coinciding(x, y)), test, x), "median"
     else:
         res, statistic = ranks_and_magnitudes(x, y, confidence, taus, precision, df_taus), "median"
     lib = old.lower_is_better
@@ -134,6 +170,23 @@ def shift(old: pr.Sample, new: pr.Sample, confidence: float, taus: tuple[float, 
         significant=significant, verdict=text, statistic=statistic,
         baseline_center=_centre(raw_x, statistic), candidate_center=_centre(raw_y, statistic), df=res.df,
         method=res.method, details={"taus": list(taus), "grid": grid})
+
+
+def _coinciding(x: np.ndarray, y: np.ndarray) -> int:
+    """How many of the two systems have readings that all coincide (one value: on a timer's grid, noise below
+    a tick, whose rounding error is one error shared by every reading rather than one per reading)."""
+    return sum(int(v.size > 1 and np.ptp(v) == 0.0) for v in (x, y))
+
+
+def _widened(res: pr.stats.ShiftResult, by: float, test: Any, x: np.ndarray) -> pr.stats.ShiftResult:
+    """``res``'s interval widened by ``by`` either way (what the rounding to a timer's grid may have moved the
+    estimate by), and the p-value of the widened interval: ``test`` of a shift of ``by`` toward the estimate
+    (the interval moves with it)."""
+    if not by or res.ci_low is None:
+        return res
+    moved = test(x - math.copysign(by, res.estimate))
+    return attrs.evolve(res, ci_low=res.ci_low - by, ci_high=res.ci_high + by,
+                        pvalue=moved.pvalue if abs(res.estimate) > by else 1.0)
 
 
 def ranks_and_magnitudes(x: np.ndarray, y: np.ndarray, confidence: float, taus: tuple[float, float],
