@@ -49,14 +49,20 @@ class NoiseModel:
     #: or count (None, 1: as the baseline)
     candidate_draw: Draw | None = attrs.field(default=None, repr=False)
     candidate_runs: int = 1
+    #: the timer's tick relative to 1 (None: exact readings): both systems' times are read on it after the
+    #: speedup, as a coarse timer reads a faster candidate
+    tick: float | None = None
 
     def pair(self, size: int, speedup: float = 1.0, random_state: Any = None) -> tuple[Sample, Sample]:
         """A baseline and a candidate ``speedup`` times faster (1.0: A/A), as Samples in seconds."""
         if not speedup > 0:
             raise ConfigError(f"speedup must be > 0, got {speedup!r}")
         rng = check_random_state(random_state)
-        old = self.draw(rng, size) * self.scale
-        new = (self.candidate_draw or self.draw)(rng, size * self.candidate_runs) * self.scale / speedup
+        old = self.draw(rng, size)
+        new = (self.candidate_draw or self.draw)(rng, size * self.candidate_runs) / speedup
+        if self.tick is not None:
+            old, new = (np.round(x / self.tick) * self.tick for x in (old, new))
+        old, new = old * self.scale, new * self.scale
         return (Sample(old, levels=self.levels, name="baseline"), Sample(new, levels=self.levels, name="candidate"))
 
     def pairs(self, size: int, count: int, speedup: float = 1.0, random_state: Any = None
@@ -162,8 +168,9 @@ def _periodic(period: float, amplitude: float, cv: float) -> Draw:
 
 
 def _ticks(mean: float, sd: float) -> Draw:
-    """A coarse timer: values rounded to whole ticks of 1/``mean`` (about 10% of the value)."""
-    return lambda rng, n: np.round(mean + sd * rng.standard_normal(n)) / mean
+    """True times of ``mean`` ticks of 1/``mean`` (about 10% of the value) and noise ``sd`` ticks, before the timer
+    reads them (the model's ``tick`` rounds them, after the candidate's speedup)."""
+    return lambda rng, n: (mean + sd * rng.standard_normal(n)) / mean
 
 
 MODELS: dict[str, NoiseModel] = {m.name: m for m in (
@@ -194,7 +201,7 @@ MODELS: dict[str, NoiseModel] = {m.name: m for m in (
     NoiseModel("periodic", "a sinusoid of about 7 runs (random phase per session) of 2% amplitude, 0.5% white "
                "noise: interference that averages out", _periodic(7.0, 0.02, 0.005), (10, 30)),
     NoiseModel("tiny-ticks", "3 or 5 runs on a coarse timer: 10.3 ticks, sd 0.5 tick, rounded to whole ticks",
-               _ticks(10.3, 0.5), (3, 5)),
+               _ticks(10.3, 0.5), (3, 5), tick=1 / 10.3),
 )}
 
 
