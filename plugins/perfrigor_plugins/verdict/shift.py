@@ -78,9 +78,9 @@ def grid_of(x: np.ndarray, y: np.ndarray) -> float | None:
     """The timer's grid step relative to the values, when the systems' readings show one: their common grid
     (:func:`resolution`) where one system's own readings are that far apart somewhere (the timer's step), else
     the coarser of the grids each system's readings show on their own. A reading is known to half a step of
-    its own system's grid, which a common grid can understate: readings normalised per operation, or divided
-    by a speedup as the simulation does, sit on a rescaled grid of their own, and two grids a hundredth of a
-    step apart interleave into a common one a hundred times too fine."""
+    its own system's grid, which a common grid can understate: readings normalised per operation (a time per
+    call from a batch of calls) sit on a rescaled grid of their own, and two grids a hundredth of a step apart
+    interleave into a common one a hundred times too fine."""
     both = np.concatenate([x, y])
     pooled = resolution(both)
     if pooled is not None:
