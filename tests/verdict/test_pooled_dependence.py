@@ -88,3 +88,14 @@ def test_an_unchanged_suite_with_dependent_members_does_not_fire_the_gate(monkey
     assert slower() == []
     monkeypatch.setattr(dependence, "tail_ratio", lambda pvalue, mixture: 1.0)
     assert slower() == ["b008-ar1-drift"]
+
+
+@pytest.mark.parametrize("n", [(10, 10), (20, 20), (30, 10)])
+def test_the_lag1_variance_is_that_of_independent_runs(n):
+    # Moran (1948): Var r_1 = (n - 2)² / (n² (n - 1)) for independent normal runs, then the bias correction's scale;
+    # an Observation averages its two series' with the runs as weights. Checked on 20,000 simulated pairs
+    rng = np.random.default_rng(9)
+    each = [pr.stats.unbiased_autocorrelation(pr.stats.autocorrelation(rng.standard_normal((20_000, k)), 1)[:, 0], k)
+            for k in n]
+    pooled = (n[0] * each[0] + n[1] * each[1]) / sum(n)
+    assert pooled.var() == pytest.approx(dependence.lag1_variance(n), rel=0.05)
