@@ -53,27 +53,44 @@ def peak_mib() -> float:
 
 
 class Counter:
-    """A progress reporter that counts the updates of the per-benchmark stages."""
+    """A progress reporter that counts the updates of the per-benchmark stages; on a large suite it says how far
+    each stage got (benchmarks of that stage: a pipeline of two stages goes through every benchmark twice) and when
+    it ends, so that the suite-level work after the last stage (the verdict's revision, the summaries) shows as
+    the time between that line and the run's end."""
 
-    def __init__(self) -> None:
+    def __init__(self, label: str) -> None:
+        self.label = label
         self.updates = 0
-        self.done = 0
         self.began = time.perf_counter()
+        self.stage_ended = self.began  # when the last per-benchmark stage ended
+        self.depth = 0  # tasks open now: the outermost is a stage of the pipeline
+
+    def say(self, text: str) -> None:
+        print(f"  {self.label}: {text}, {time.perf_counter() - self.began:.0f} s", file=sys.stderr, flush=True)
 
     def start(self, total: int, description: str):
-        shown = [0]
+        self.depth += 1
+        if self.depth > 1:  # a task inside a benchmark's step (a bootstrap, run serially): not a stage
+            return lambda n=1: None
+        done, shown = [0], [0]
+        self.stage = (total, description.split(" (")[0])
 
         def advance(n: int = 1) -> None:
             self.updates += 1
-            self.done += n
-            if total >= 10_000 and self.done - shown[0] >= total // 20:  # a long run says how far it got
-                shown[0] = self.done
-                print(f"  {self.done:,} of {total:,} benchmark steps done, {time.perf_counter() - self.began:.0f} s",
-                      file=sys.stderr, flush=True)
+            done[0] += n
+            if total >= 10_000 and done[0] - shown[0] >= total // 20:  # a long run says how far it got
+                shown[0] = done[0]
+                self.say(f"{done[0]:,} of {total:,} benchmarks through {self.stage[1]}")
         return advance
 
     def finish(self) -> None:
-        pass
+        self.depth -= 1
+        if self.depth:
+            return
+        self.stage_ended = time.perf_counter()
+        total, steps = self.stage
+        if total >= 10_000:
+            self.say(f"all {total:,} benchmarks through {steps}; then the suite's own work")
 
 
 def digest(report: pr.Report) -> str:
@@ -110,6 +127,21 @@ def sampled_check(pipeline: pr.Pipeline, suite: pr.Suite, cluster: dict[str, dic
             "equal to the cluster's, per step: " + ", ".join(f"{s} {k}/{len(names)}" for s, k in equal.items()))
 
 
+def counted_run(pipeline: pr.Pipeline, suite: pr.Suite, label: str, **options) -> tuple[pr.Report, Counter, float]:
+    """``pipeline.run(suite, **options)`` with a :class:`Counter` as the progress reporter; the report, the counter
+    and the seconds after the last per-benchmark stage (the suite's own work: revision, summaries, the report)."""
+    counter = Counter(label)
+    previous = pr.progress.set_reporter(counter)
+    try:
+        report = pipeline.run(suite, **options)
+    finally:
+        pr.progress.set_reporter(previous)
+    after = time.perf_counter() - counter.stage_ended
+    if len(suite) >= 10_000:
+        counter.say(f"the run's end ({after:.0f} s after its last stage)")
+    return report, counter, after
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sizes", default="100,1000,10000")
@@ -137,10 +169,11 @@ def main() -> None:
         for n in (int(s) for s in args.sizes.split(",")):
             suite = make_suite(n, args.runs, seed=n)
             cpu, start = cpu_seconds(), time.perf_counter()
-            serial_report = pipeline.run(suite)
+            serial_report, _, serial_after = counted_run(pipeline, suite, "serial")
             serial_s, serial_cpu = time.perf_counter() - start, cpu_seconds() - cpu
             print(f"{n:>10,} {'-':>8} {'-':>9} {'-':>8} {'-':>11} {serial_s:9.1f} {serial_cpu / n * 1e3:9.2f} "
                   f"{peak_mib():9.0f}  -", flush=True)
+            print(f"{'':>10} after the last stage (the suite's own work): serial {serial_after:.1f} s", flush=True)
             del serial_report
         return
     # the scheduler of a LocalCluster lives in this process: its logs, as the client's, as the CLI keeps them
@@ -152,30 +185,31 @@ def main() -> None:
         print(f"this process with the cluster started (its scheduler runs here): {peak_mib():.0f} MiB", flush=True)
         for n in (int(s) for s in args.sizes.split(",")):
             suite = make_suite(n, args.runs, seed=n)
-            counter = Counter()
-            previous = pr.progress.set_reporter(counter)
-            try:
-                cpu = sum(client.run(cpu_seconds).values())
-                start = time.perf_counter()
-                distributed_report = pipeline.run(suite, executor=executor)
-                dask_s = time.perf_counter() - start
-                dask_cpu = sum(client.run(cpu_seconds).values()) - cpu
-            finally:
-                pr.progress.set_reporter(previous)
+            cpu = sum(client.run(cpu_seconds).values())
+            start = time.perf_counter()
+            distributed_report, counter, dask_after = counted_run(pipeline, suite, "dask", executor=executor)
+            dask_s = time.perf_counter() - start
+            dask_cpu = sum(client.run(cpu_seconds).values()) - cpu
             worker_mib = max(client.run(peak_mib).values())
             drawn = sorted(np.random.default_rng(n).choice(suite.benchmarks, min(args.sample, n), replace=False))
             sampled = _benchmark_digests(distributed_report, [str(b) for b in drawn])
+            start = time.perf_counter()
             distributed_digest = digest(distributed_report)
+            hashed = time.perf_counter() - start
             del distributed_report
-            serial_s, serial_cpu, same = float("nan"), float("nan"), "-"
+            if n >= 10_000:
+                counter.say(f"its report hashed in {hashed:.0f} s")
+            serial_s, serial_cpu, serial_after, same = float("nan"), float("nan"), float("nan"), "-"
             if not args.no_serial:
                 cpu, start = cpu_seconds(), time.perf_counter()
-                serial_report = pipeline.run(suite)
+                serial_report, _, serial_after = counted_run(pipeline, suite, "serial")
                 serial_s, serial_cpu = time.perf_counter() - start, cpu_seconds() - cpu
                 same = "yes" if digest(serial_report) == distributed_digest else "NO"
                 del serial_report
             print(f"{n:>10,} {dask_s:8.1f} {dask_cpu / n * 1e3:9.2f} {counter.updates:>8} {worker_mib:11.0f} "
                   f"{serial_s:9.1f} {serial_cpu / n * 1e3:9.2f} {peak_mib():9.0f}  {same}", flush=True)
+            print(f"{'':>10} after the last stage (the suite's own work, in this process): dask {dask_after:.1f} s, "
+                  f"serial {serial_after:.1f} s; hashing a report {hashed:.1f} s", flush=True)
             if sampled:
                 print(sampled_check(pipeline, suite, sampled), flush=True)
 
