@@ -197,8 +197,12 @@ def main() -> None:
             distributed_digest = digest(distributed_report)
             hashed = time.perf_counter() - start
             del distributed_report
-            if n >= 10_000:
+            if n >= 10_000:  # the cluster's half of the row at once: a long serial run may not be waited for
                 counter.say(f"its report hashed in {hashed:.0f} s")
+                print(f"{n:>10,} {dask_s:8.1f} {dask_cpu / n * 1e3:9.2f} {counter.updates:>8} {worker_mib:11.0f} "
+                      f"{'(serial next)':>19} {peak_mib():9.0f}", flush=True)
+            if sampled:
+                print(sampled_check(pipeline, suite, sampled), flush=True)
             serial_s, serial_cpu, serial_after, same = float("nan"), float("nan"), float("nan"), "-"
             if not args.no_serial:
                 cpu, start = cpu_seconds(), time.perf_counter()
@@ -210,8 +214,6 @@ def main() -> None:
                   f"{serial_s:9.1f} {serial_cpu / n * 1e3:9.2f} {peak_mib():9.0f}  {same}", flush=True)
             print(f"{'':>10} after the last stage (the suite's own work, in this process): dask {dask_after:.1f} s, "
                   f"serial {serial_after:.1f} s; hashing a report {hashed:.1f} s", flush=True)
-            if sampled:
-                print(sampled_check(pipeline, suite, sampled), flush=True)
 
 
 if __name__ == "__main__":
