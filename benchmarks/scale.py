@@ -12,11 +12,15 @@ once hashed). With ``--sample K`` (for sizes whose serial run would take too lon
 with ``--no-serial``) K benchmarks drawn at random are run serially as a suite of their own and
 each of their per-benchmark results is compared with the cluster's, step by step (a step whose
 result depends on the rest of the suite, such as a suite-level multiplicity adjustment, can
-differ there: the count per step says which). Printed per size: seconds, milliseconds per benchmark, the progress updates
+differ there: the count per step says which; it is printed before the serial run). Printed per size: seconds, milliseconds per benchmark, the progress updates
 the pipeline gave, and memory: this process's peak resident set (it holds the suite and
 one report) and the largest worker's (bounded: a worker holds one batch of benchmarks at a
-time, the pipeline at most a few batches in flight). Issue 13 asked for 10,000 benchmarks
-on 2 workers, identical to serial, with bounded memory; issue 23 for 10^5.
+time, the pipeline at most a few batches in flight); under the row, the seconds each run spent after its
+last per-benchmark stage (the suite's own work in this process: the verdict's revision over the suite, the
+summaries, the report) and what hashing one report took. From 10^4 benchmarks on, stderr says how far each stage
+of each run got (benchmarks through that stage), when it ended and when the run did, and the cluster's half
+of the row is printed as soon as it is known (the serial run of 10^5 benchmarks takes half an hour or more).
+Issue 13 asked for 10,000 benchmarks on 2 workers, identical to serial, with bounded memory; issue 23 for 10^5.
 
 The cluster's scheduler runs in this process; its low-level logs and the client's keep
 ``--dask-log-length`` messages each (default: what ``perfrigor --dask`` keeps,
