@@ -51,6 +51,10 @@ SHORT_CHUNK_ELEMENTS = 400_000
 SHORT_SERIES = 256
 #: up to this many elements (fits x observations x padded components), all G share one EM loop
 PAD_MAX_ELEMENTS = 100_000
+#: an EM iteration takes a component's variance from its moments, sum z x^2 / sum z - mean^2, unless
+#: mean^2 > COND_MAX * variance for some component (relative error ~ eps * mean^2 / variance on the
+#: standardised data, ~2e-12 here): then that iteration is done from the distances (x - mean)^2
+COND_MAX = 1e4
 #: EM iterations after which a fit that has not met the stopping rule counts as failed (BIC = NA):
 #: mclust has no practical cap; real timings stop within a few hundred, and a cap keeps a
 #: pathological input from looping forever
@@ -478,6 +482,43 @@ class _Tails:
             at += rows.size
 
 
+def _rounded(width: int, block: int) -> int:
+    """``width`` rounded up to a multiple of ``block``."""
+    return -(-width // block) * block
+
+
+@lru_cache(maxsize=1)
+def blas_rows() -> int:
+    """The rows of BLAS's matrix-product kernel, found by trying: the smallest block (4, 8, 16 or 32)
+    such that every row of a product whose rows are whole blocks rounds as in any other such product.
+
+    Rows in an incomplete block are summed in another order (OpenBLAS on x86-64: rows 5-7 of an
+    8-row product and of a 5-row one differ in the last bits), so the EM's products are taken over a
+    multiple of this many components: a fit then gives the same bits whatever the width of its loop
+    (padded loops of several G, the slow fits' tails; tests/gmm/test_batched_em.py).
+    """
+    rng = np.random.default_rng(0)
+    for block in (4, 8, 16, 32):
+        same = True
+        for k, m in ((3, 1000), (1000, 3), (40, 3), (3, 40)):  # the E-step's and the M-step's shapes
+            a, bmat = rng.random((3 * block, k)), rng.random((k, m))
+            whole = a @ bmat
+            same &= all(np.array_equal((a[:rows] @ bmat), whole[:rows]) for rows in (block, 2 * block))
+        if same:
+            return block
+    return 32
+
+
+def _designs(x: np.ndarray, bins: Bins | None) -> tuple[np.ndarray, np.ndarray]:
+    """The E-step's design [1, x, x^2] (B, 3, n) and the M-step's (B, n, 3): the same, or for binned
+    data [c, c x, c x^2 + within] (c: the runs of each bin, within: their sum of squares about its mean)."""
+    ex = np.stack([np.ones_like(x), x, x * x], axis=1)
+    if bins is None:
+        return ex, np.ascontiguousarray(ex.transpose(0, 2, 1))
+    c = bins.counts
+    return ex, np.stack([c, c * x, c * ex[:, 2] + bins.within], axis=2)
+
+
 def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.ndarray,
                sizes: np.ndarray | None = None, bins: Bins | None = None, tails: _Tails | None = None,
                tag: tuple[int, int] = (0, 0), resume: tuple[np.ndarray, ...] | None = None) -> BatchFit:
@@ -514,11 +555,18 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
     done_before = None if resume is None else resume[1].copy()  # iterations of resumed rows, before this loop
     hand_over = 0 if tails is None or b < TAIL_MIN_ROWS else max(1, b // TAIL_SHARE)
     xa, za, eq, shift, ba = x, z, equal, runs * log_scale if resume is None else resume[2].copy(), bins
+    ex, mx = _designs(x, bins)
     # only model "E" sums variances over components
     pad = _Padding.of(sizes, g, equal) if sizes is not None and np.any(sizes < g) else None
     min_size = np.sqrt(EPS)
     scratch = _scratch()
-    z_slot = None  # which of the two big work arrays holds za (None: memory of its own)
+    block = blas_rows()
+    # za lives in one of two work arrays ("a", "b") whose component axis is rounded up to ``block``
+    z_slot = "b"
+    za = scratch.get(z_slot, (b, _rounded(g, block), n))
+    za[:, g:] = 0.0
+    za = za[:, :g]
+    za[...] = z
     add, maximum, minimum, einsum = np.add.reduce, np.maximum, np.minimum.reduce, np.einsum
     it = 0
     rows = width = -1
@@ -539,23 +587,44 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
                 w, var = wv[0], wv[1]
                 var3 = var[:, :, None]
                 pooled = bool(eq.any())  # some rows are model "E" (one variance): their sums are needed
-                slots = {slot: scratch.get(slot, za.shape) for slot in "ab"}
+                wide = _rounded(width, block)
+                slots = {slot: scratch.get(slot, (rows, wide, n)) for slot in "ab"}
+                stats_full = scratch.get("stats", (rows, wide, 3))
+                coef_full = scratch.get("coefficients", (rows, wide, 3))
+                coef_full[:, width:] = 0.0  # the rows beyond width: z = 0 (never read)
+                coef = coef_full[:, :width]
             it += 1
-            d2_slot = "b" if z_slot == "a" else "a"  # the squared distances go where z is not
-            d2 = slots[d2_slot]
-            # M-step (_centres, _variances)
-            zc = za if ba is None else np.multiply(za, counts3, out=scratch.get("zc", za.shape))
-            nk = add(zc, axis=2)
+            lj_slot = "b" if z_slot == "a" else "a"
+            lj = slots[lj_slot][:, :width]  # the E-step's log-densities go where z is not
+            # M-step: the sums of z, z x and z x^2 of every component (binned: z c, z c x and
+            # z (c x^2 + within), c the runs of a bin) in one batched matmul (the moments' design ``mx``)
+            # (all ``wide`` rows: BLAS then rounds every component as in a fit of any other width)
+            stats = np.matmul(slots[z_slot], mx, out=stats_full)[:, :width]
+            nk = stats[:, :, 0]
             # 1 for padding (and for components emptied by the initial classes without padding: with
             # padding such a fit gets NaN means; both fail below, on their size)
             divisor = nk + (nk == 0) if ones is None else nk + ones
-            mu = einsum("bkn,bn->bk", zc, xa) / divisor  # (BLAS matmul is slow here at large n)
-            np.subtract(x3, mu[:, :, None], out=d2)
-            d2 *= d2
-            ss = einsum("bkn,bkn->bk", zc, d2)
-            if ba is not None:
-                ss += einsum("bkn,bn->bk", za, ba.within)
+            mu = stats[:, :, 1] / divisor
+            ss = stats[:, :, 2] - mu * stats[:, :, 1]
             np.divide(ss, divisor, out=var)
+            # sum z x^2 - mu sum z x loses the digits of a tight component far from the data's centre
+            # (relative error ~ eps mu^2 / var): such a row's iteration is done from the distances, on
+            # its own (a row's numbers never depend on the other rows of its loop)
+            exact = np.flatnonzero(np.logical_or.reduce(mu * mu > COND_MAX * var, axis=1))
+            if exact.size:  # (_centres, _variances) on those rows: two passes, tight clusters keep their digits
+                ze = za[exact]
+                zc = ze if ba is None else ze * counts3[exact]
+                nk_e = add(zc, axis=2)
+                nk[exact] = nk_e
+                divisor[exact] = nk_e + (nk_e == 0) if ones is None else nk_e + ones[exact]
+                mu[exact] = einsum("bkn,bn->bk", zc, xa[exact]) / divisor[exact]
+                d2e = np.subtract(x3[exact], mu[exact][:, :, None])
+                d2e *= d2e
+                ss_e = einsum("bkn,bkn->bk", zc, d2e)
+                if ba is not None:
+                    ss_e += einsum("bkn,bn->bk", ze, ba.within[exact])
+                ss[exact] = ss_e
+                var[exact] = ss_e / divisor[exact]
             if pooled:
                 total = add(ss, axis=1) if pad is None else pad.row_sums(ss)
                 np.copyto(var, (total / n_e)[:, None], where=eq2)
@@ -574,11 +643,17 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
                 failed = np.logical_or.reduce((var <= EPS) | (size <= min_size), axis=1)
                 var[failed] = 1.0
                 w[failed] = 1.0 / width if pad is None else (1.0 - pad.ones[failed]) / pad.sizes[failed, None]
-            # E-step (_e_step_d2), over the squared distances, into z
-            lj = d2
-            lj *= np.divide(-0.5, var3)
+            # E-step, into z: log w - (log(2 pi var) + (x - mu)^2 / var) / 2
             logs = np.log(wv)
-            lj += (logs[0] - 0.5 * (LOG_2PI + logs[1]))[:, :, None]
+            # a + b x + c x^2: one batched matmul with the design [1, x, x^2] (``ex``)
+            half = np.divide(-0.5, var, out=coef[:, :, 2])
+            np.divide(mu, var, out=coef[:, :, 1])
+            coef[:, :, 0] = logs[0] - 0.5 * (LOG_2PI + logs[1]) + half * mu * mu
+            np.matmul(coef_full, ex, out=slots[lj_slot])
+            if exact.size:  # (_e_step_d2), over the squared distances
+                d2e *= np.divide(-0.5, var3[exact])
+                d2e += (logs[0][exact] - 0.5 * (LOG_2PI + logs[1][exact]))[:, :, None]
+                lj[exact] = d2e
             maximum.reduce(lj, axis=1, out=top)
             lj -= top3
             maximum(lj, floor, out=lj)  # far components: exp(-100) ~ 4e-44 instead of smaller
@@ -588,7 +663,7 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
             lj *= inverse3
             top += np.log(s, out=s)
             ll = add(top, axis=1) if ba is None else einsum("bn,bn->b", top, ba.counts)
-            za, z_slot = lj, d2_slot
+            za, z_slot = lj, lj_slot
             ll -= shift  # the log-likelihood of the original (unstandardised) data
             err = np.abs(ll - old)
             err /= 1.0 + np.abs(ll)
@@ -610,6 +685,7 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
                 iters[active[done]] = it if done_before is None else it + done_before[done]
                 keep = going
                 active, xa, eq, ll, shift = active[keep], xa[keep], eq[keep], ll[keep], shift[keep]
+                ex, mx = ex[keep], mx[keep]
                 if done_before is not None:
                     done_before = done_before[keep]
                 ba = None if ba is None else ba.take(keep)
@@ -621,7 +697,7 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
                         pad = pad.narrow(new_width)
                 # the rows (and components) still in use, copied into the other work array
                 z_slot = "b" if z_slot == "a" else "a"
-                kept = scratch.get(z_slot, (active.size, new_width, n))
+                kept = scratch.get(z_slot, (active.size, _rounded(new_width, block), n))[:, :new_width]
                 np.compress(keep, za if new_width == za.shape[1] else za[:, :new_width], axis=0, out=kept)
                 za = kept
             old = ll
