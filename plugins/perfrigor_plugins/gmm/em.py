@@ -55,6 +55,9 @@ PAD_MAX_ELEMENTS = 100_000
 #: mean^2 > COND_MAX * variance for some component (relative error ~ eps * mean^2 / variance on the
 #: standardised data, ~2e-12 here): then that iteration is done from the distances (x - mean)^2
 COND_MAX = 1e4
+#: the E-step's exp() takes each value's log-densities less its log-density at the previous iteration;
+#: where the sum of the exps leaves this range, the row is done again less the largest log-density
+SHIFT_RANGE = (np.exp(-40.0), np.exp(40.0))
 #: EM iterations after which a fit that has not met the stopping rule counts as failed (BIC = NA):
 #: mclust has no practical cap; real timings stop within a few hundred, and a cap keeps a
 #: pathological input from looping forever
@@ -445,12 +448,12 @@ class _Tails:
 
     def add(self, tag: tuple[int, int], rows: np.ndarray, x: np.ndarray, z: np.ndarray, equal: np.ndarray,
             shift: np.ndarray, ll: np.ndarray, iterations: np.ndarray | int, bins: Bins | None,
-            sizes: np.ndarray | None) -> None:
+            sizes: np.ndarray | None, offsets: np.ndarray) -> None:
         g, first = tag
         used = np.full(rows.size, g) if sizes is None else sizes.copy()
         with self.lock:
             self.parts.append((g, first + rows, x.copy(), z.copy(), equal.copy(), shift.copy(), ll.copy(),
-                               np.broadcast_to(iterations, rows.shape).copy(), bins, used))
+                               np.broadcast_to(iterations, rows.shape).copy(), bins, used, offsets.copy()))
 
     def finish(self, results: dict[int, BatchFit]) -> None:
         """Run every tail to its end in one loop; write the fits into ``results[G]`` at their rows."""
@@ -463,14 +466,14 @@ class _Tails:
         for p in self.parts:
             z[at:at + p[1].size, :p[3].shape[1]] = p[3]
             at += p[1].size
-        cat = [np.concatenate([p[i] for p in self.parts]) for i in (2, 4, 5, 6, 7, 9)]
-        x, equal, shift, ll, iterations, sizes = cat
+        cat = [np.concatenate([p[i] for p in self.parts]) for i in (2, 4, 5, 6, 7, 9, 10)]
+        x, equal, shift, ll, iterations, sizes, offsets = cat
         bins = None
         if self.parts[0][8] is not None:
             bins = Bins(np.concatenate([p[8].counts for p in self.parts]),
                         np.concatenate([p[8].within for p in self.parts]),
                         np.concatenate([p[8].runs for p in self.parts]), {})
-        fit = _fit_chunk(x, z, equal, np.zeros(x.shape[0]), sizes, bins, resume=(ll, iterations, shift))
+        fit = _fit_chunk(x, z, equal, np.zeros(x.shape[0]), sizes, bins, resume=(ll, iterations, shift, offsets))
         at = 0
         for g, rows, *_ in self.parts:
             sl = slice(at, at + rows.size)
@@ -500,7 +503,7 @@ def blas_rows() -> int:
     rng = np.random.default_rng(0)
     for block in (4, 8, 16, 32):
         same = True
-        for k, m in ((3, 1000), (1000, 3), (40, 3), (3, 40)):  # the E-step's and the M-step's shapes
+        for k, m in ((4, 1000), (1000, 3), (40, 3), (4, 40), (3, 40)):  # (B transposed as the M-step has it)  # the E-step's and the M-step's shapes
             a, bmat = rng.random((3 * block, k)), rng.random((k, m))
             whole = a @ bmat
             same &= all(np.array_equal((a[:rows] @ bmat), whole[:rows]) for rows in (block, 2 * block))
@@ -510,13 +513,13 @@ def blas_rows() -> int:
 
 
 def _designs(x: np.ndarray, bins: Bins | None) -> tuple[np.ndarray, np.ndarray]:
-    """The E-step's design [1, x, x^2] (B, 3, n) and the M-step's (B, n, 3): the same, or for binned
+    """The E-step's design [1, x, x^2, 0] (B, 4, n; the last row: a shift of each value's log-densities) and the M-step's (B, 3, n): the same, or for binned
     data [c, c x, c x^2 + within] (c: the runs of each bin, within: their sum of squares about its mean)."""
-    ex = np.stack([np.ones_like(x), x, x * x], axis=1)
+    ex = np.stack([np.ones_like(x), x, x * x, np.zeros_like(x)], axis=1)
     if bins is None:
-        return ex, np.ascontiguousarray(ex.transpose(0, 2, 1))
+        return ex, ex[:, :3].copy()
     c = bins.counts
-    return ex, np.stack([c, c * x, c * ex[:, 2] + bins.within], axis=2)
+    return ex, np.stack([c, c * x, c * ex[:, 2] + bins.within], axis=1)
 
 
 def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.ndarray,
@@ -556,6 +559,9 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
     hand_over = 0 if tails is None or b < TAIL_MIN_ROWS else max(1, b // TAIL_SHARE)
     xa, za, eq, shift, ba = x, z, equal, runs * log_scale if resume is None else resume[2].copy(), bins
     ex, mx = _designs(x, bins)
+    shifted = resume is not None  # the log-densities of the previous iteration are in ex[:, 3]
+    if shifted:
+        ex[:, 3] = resume[3]
     # only model "E" sums variances over components
     pad = _Padding.of(sizes, g, equal) if sizes is not None and np.any(sizes < g) else None
     min_size = np.sqrt(EPS)
@@ -580,9 +586,8 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
                 counts3 = None if ba is None else ba.counts[:, None, :]
                 ones = None if pad is None else pad.ones
                 floor = MIN_LOG if pad is None else pad.floor
-                top, inverse = scratch.get("top", (rows, n)), scratch.get("inverse", (rows, n))
-                s = scratch.get("sum", (rows, n))
-                top3, inverse3 = top[:, None, :], inverse[:, None, :]
+                inverse, s = scratch.get("inverse", (rows, n)), scratch.get("sum", (rows, n))
+                inverse3 = inverse[:, None, :]
                 wv = scratch.get("weights and variances", (2, rows, width))  # one log() for both
                 w, var = wv[0], wv[1]
                 var3 = var[:, :, None]
@@ -590,8 +595,11 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
                 wide = _rounded(width, block)
                 slots = {slot: scratch.get(slot, (rows, wide, n)) for slot in "ab"}
                 stats_full = scratch.get("stats", (rows, wide, 3))
-                coef_full = scratch.get("coefficients", (rows, wide, 3))
+
+                coef_full = scratch.get("coefficients", (rows, wide, 4))
                 coef_full[:, width:] = 0.0  # the rows beyond width: z = 0 (never read)
+                coef_full[:, :, 3] = -1.0
+                density = ex[:, 3]
                 coef = coef_full[:, :width]
             it += 1
             lj_slot = "b" if z_slot == "a" else "a"
@@ -599,7 +607,7 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
             # M-step: the sums of z, z x and z x^2 of every component (binned: z c, z c x and
             # z (c x^2 + within), c the runs of a bin) in one batched matmul (the moments' design ``mx``)
             # (all ``wide`` rows: BLAS then rounds every component as in a fit of any other width)
-            stats = np.matmul(slots[z_slot], mx, out=stats_full)[:, :width]
+            stats = np.matmul(slots[z_slot], mx.transpose(0, 2, 1), out=stats_full)[:, :width]
             nk = stats[:, :, 0]
             # 1 for padding (and for components emptied by the initial classes without padding: with
             # padding such a fit gets NaN means; both fail below, on their size)
@@ -610,8 +618,9 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
             # sum z x^2 - mu sum z x loses the digits of a tight component far from the data's centre
             # (relative error ~ eps mu^2 / var): such a row's iteration is done from the distances, on
             # its own (a row's numbers never depend on the other rows of its loop)
-            exact = np.flatnonzero(np.logical_or.reduce(mu * mu > COND_MAX * var, axis=1))
-            if exact.size:  # (_centres, _variances) on those rows: two passes, tight clusters keep their digits
+            tight = mu * mu > COND_MAX * var
+            exact = np.flatnonzero(tight.any(axis=1)) if tight.any() else ()
+            if len(exact):  # (_centres, _variances) on those rows: two passes, tight clusters keep their digits
                 ze = za[exact]
                 zc = ze if ba is None else ze * counts3[exact]
                 nk_e = add(zc, axis=2)
@@ -645,24 +654,45 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
                 w[failed] = 1.0 / width if pad is None else (1.0 - pad.ones[failed]) / pad.sizes[failed, None]
             # E-step, into z: log w - (log(2 pi var) + (x - mu)^2 / var) / 2
             logs = np.log(wv)
-            # a + b x + c x^2: one batched matmul with the design [1, x, x^2] (``ex``)
+            # a + b x + c x^2 - shift: one batched matmul with the design [1, x, x^2, shift] (``ex``), where
+            # shift is each value's log-density at the previous iteration (so exp() neither overflows nor
+            # underflows: the largest term is near the value's largest z)
             half = np.divide(-0.5, var, out=coef[:, :, 2])
             np.divide(mu, var, out=coef[:, :, 1])
             coef[:, :, 0] = logs[0] - 0.5 * (LOG_2PI + logs[1]) + half * mu * mu
             np.matmul(coef_full, ex, out=slots[lj_slot])
-            if exact.size:  # (_e_step_d2), over the squared distances
+            if len(exact):  # (_e_step_d2), over the squared distances
                 d2e *= np.divide(-0.5, var3[exact])
                 d2e += (logs[0][exact] - 0.5 * (LOG_2PI + logs[1][exact]))[:, :, None]
+                lj_exact = d2e.copy() if shifted else d2e
+                d2e -= density[exact][:, None, :]
                 lj[exact] = d2e
-            maximum.reduce(lj, axis=1, out=top)
-            lj -= top3
+            if not shifted:  # no previous density (the first iteration): shifted by each value's largest term
+                maximum.reduce(lj, axis=1, out=density)
+                lj -= density[:, None, :]
             maximum(lj, floor, out=lj)  # far components: exp(-100) ~ 4e-44 instead of smaller
             np.exp(lj, out=lj)
             add(lj, axis=1, out=s)
+            if shifted:  # a density moved by more than e^40 since the last iteration: those rows by their largest term
+                lost = ()
+                if minimum(s, axis=None) < SHIFT_RANGE[0] or maximum.reduce(s, axis=None) > SHIFT_RANGE[1]:
+                    lost = np.flatnonzero(np.logical_or.reduce((s < SHIFT_RANGE[0]) | (s > SHIFT_RANGE[1]), axis=1))
+                if len(lost):
+                    again = np.matmul(coef[lost][:, :, :3], ex[lost, :3])
+                    if len(exact):
+                        inside = np.isin(lost, exact)
+                        again[inside] = lj_exact[np.isin(exact, lost)]
+                    density[lost] = maximum.reduce(again, axis=1)
+                    again -= density[lost][:, None, :]
+                    maximum(again, floor if pad is None else floor[lost], out=again)
+                    np.exp(again, out=again)
+                    lj[lost] = again
+                    s[lost] = add(again, axis=1)
             np.divide(1.0, s, out=inverse)
             lj *= inverse3
-            top += np.log(s, out=s)
-            ll = add(top, axis=1) if ba is None else einsum("bn,bn->b", top, ba.counts)
+            density += np.log(s, out=s)  # each value's log-density: the next iteration's shift
+            shifted = True
+            ll = add(density, axis=1) if ba is None else einsum("bn,bn->b", density, ba.counts)
             za, z_slot = lj, lj_slot
             ll -= shift  # the log-likelihood of the original (unstandardised) data
             err = np.abs(ll - old)
@@ -703,7 +733,7 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
             old = ll
             if 0 < active.size <= hand_over:  # the slow few: finished with the other fits' (their state is z)
                 tails.add(tag, active, xa, za, eq, shift, ll, it if done_before is None else it + done_before, ba,
-                          sizes=None if pad is None else pad.sizes)
+                          sizes=None if pad is None else pad.sizes, offsets=ex[:, 3])
                 break
     return BatchFit(loglik, w_out, mu_out, var_out, ok, iters)
 
