@@ -55,6 +55,10 @@ PAD_MAX_ELEMENTS = 100_000
 #: mean^2 > COND_MAX * variance for some component (relative error ~ eps * mean^2 / variance on the
 #: standardised data, ~2e-12 here): then that iteration is done from the distances (x - mean)^2
 COND_MAX = 1e4
+#: from this many values (runs or bins) a fit's EM takes the moments and the quadratic log-densities
+#: from batched matmuls; below, BLAS's per-call cost (one call per row) outweighs the passes saved,
+#: and the EM is that of _centres, _variances and _e_step_d2 (the same bits as before)
+MOMENTS_MIN_VALUES = 256
 #: the E-step's exp() takes each value's log-densities less its log-density at the previous iteration;
 #: where the sum of the exps leaves this range, the row is done again less the largest log-density
 SHIFT_RANGE = (np.exp(-40.0), np.exp(40.0))
@@ -448,12 +452,12 @@ class _Tails:
 
     def add(self, tag: tuple[int, int], rows: np.ndarray, x: np.ndarray, z: np.ndarray, equal: np.ndarray,
             shift: np.ndarray, ll: np.ndarray, iterations: np.ndarray | int, bins: Bins | None,
-            sizes: np.ndarray | None, offsets: np.ndarray) -> None:
+            sizes: np.ndarray | None, offsets: np.ndarray | None) -> None:
         g, first = tag
         used = np.full(rows.size, g) if sizes is None else sizes.copy()
         with self.lock:
             self.parts.append((g, first + rows, x.copy(), z.copy(), equal.copy(), shift.copy(), ll.copy(),
-                               np.broadcast_to(iterations, rows.shape).copy(), bins, used, offsets.copy()))
+                               np.broadcast_to(iterations, rows.shape).copy(), bins, used, None if offsets is None else offsets.copy()))
 
     def finish(self, results: dict[int, BatchFit]) -> None:
         """Run every tail to its end in one loop; write the fits into ``results[G]`` at their rows."""
@@ -466,8 +470,9 @@ class _Tails:
         for p in self.parts:
             z[at:at + p[1].size, :p[3].shape[1]] = p[3]
             at += p[1].size
-        cat = [np.concatenate([p[i] for p in self.parts]) for i in (2, 4, 5, 6, 7, 9, 10)]
-        x, equal, shift, ll, iterations, sizes, offsets = cat
+        cat = [np.concatenate([p[i] for p in self.parts]) for i in (2, 4, 5, 6, 7, 9)]
+        x, equal, shift, ll, iterations, sizes = cat
+        offsets = None if self.parts[0][10] is None else np.concatenate([p[10] for p in self.parts])
         bins = None
         if self.parts[0][8] is not None:
             bins = Bins(np.concatenate([p[8].counts for p in self.parts]),
@@ -558,15 +563,16 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
     done_before = None if resume is None else resume[1].copy()  # iterations of resumed rows, before this loop
     hand_over = 0 if tails is None or b < TAIL_MIN_ROWS else max(1, b // TAIL_SHARE)
     xa, za, eq, shift, ba = x, z, equal, runs * log_scale if resume is None else resume[2].copy(), bins
-    ex, mx = _designs(x, bins)
-    shifted = resume is not None  # the log-densities of the previous iteration are in ex[:, 3]
+    moments = n >= MOMENTS_MIN_VALUES  # else every step as _centres, _variances and _e_step_d2 take it
+    ex, mx = _designs(x, bins) if moments else (None, None)
+    shifted = moments and resume is not None  # the log-densities of the previous iteration are in ex[:, 3]
     if shifted:
         ex[:, 3] = resume[3]
     # only model "E" sums variances over components
     pad = _Padding.of(sizes, g, equal) if sizes is not None and np.any(sizes < g) else None
     min_size = np.sqrt(EPS)
     scratch = _scratch()
-    block = blas_rows()
+    block = blas_rows() if moments else 1
     # za lives in one of two work arrays ("a", "b") whose component axis is rounded up to ``block``
     z_slot = "b"
     za = scratch.get(z_slot, (b, _rounded(g, block), n))
@@ -588,52 +594,65 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
                 floor = MIN_LOG if pad is None else pad.floor
                 inverse, s = scratch.get("inverse", (rows, n)), scratch.get("sum", (rows, n))
                 inverse3 = inverse[:, None, :]
+                # each value's log-density (after the E-step; before it, the shift of its log-densities)
+                density = ex[:, 3] if moments else scratch.get("top", (rows, n))
                 wv = scratch.get("weights and variances", (2, rows, width))  # one log() for both
                 w, var = wv[0], wv[1]
                 var3 = var[:, :, None]
                 pooled = bool(eq.any())  # some rows are model "E" (one variance): their sums are needed
                 wide = _rounded(width, block)
                 slots = {slot: scratch.get(slot, (rows, wide, n)) for slot in "ab"}
-                stats_full = scratch.get("stats", (rows, wide, 3))
-
-                coef_full = scratch.get("coefficients", (rows, wide, 4))
-                coef_full[:, width:] = 0.0  # the rows beyond width: z = 0 (never read)
-                coef_full[:, :, 3] = -1.0
-                density = ex[:, 3]
-                coef = coef_full[:, :width]
+                if moments:
+                    stats_full = scratch.get("stats", (rows, wide, 3))
+                    coef_full = scratch.get("coefficients", (rows, wide, 4))
+                    coef_full[:, width:] = 0.0  # the rows beyond width: z = 0 (never read)
+                    coef_full[:, :, 3] = -1.0
+                    coef = coef_full[:, :width]
             it += 1
             lj_slot = "b" if z_slot == "a" else "a"
             lj = slots[lj_slot][:, :width]  # the E-step's log-densities go where z is not
-            # M-step: the sums of z, z x and z x^2 of every component (binned: z c, z c x and
-            # z (c x^2 + within), c the runs of a bin) in one batched matmul (the moments' design ``mx``)
-            # (all ``wide`` rows: BLAS then rounds every component as in a fit of any other width)
-            stats = np.matmul(slots[z_slot], mx.transpose(0, 2, 1), out=stats_full)[:, :width]
-            nk = stats[:, :, 0]
-            # 1 for padding (and for components emptied by the initial classes without padding: with
-            # padding such a fit gets NaN means; both fail below, on their size)
-            divisor = nk + (nk == 0) if ones is None else nk + ones
-            mu = stats[:, :, 1] / divisor
-            ss = stats[:, :, 2] - mu * stats[:, :, 1]
-            np.divide(ss, divisor, out=var)
-            # sum z x^2 - mu sum z x loses the digits of a tight component far from the data's centre
-            # (relative error ~ eps mu^2 / var): such a row's iteration is done from the distances, on
-            # its own (a row's numbers never depend on the other rows of its loop)
-            tight = mu * mu > COND_MAX * var
-            exact = np.flatnonzero(tight.any(axis=1)) if tight.any() else ()
-            if len(exact):  # (_centres, _variances) on those rows: two passes, tight clusters keep their digits
-                ze = za[exact]
-                zc = ze if ba is None else ze * counts3[exact]
-                nk_e = add(zc, axis=2)
-                nk[exact] = nk_e
-                divisor[exact] = nk_e + (nk_e == 0) if ones is None else nk_e + ones[exact]
-                mu[exact] = einsum("bkn,bn->bk", zc, xa[exact]) / divisor[exact]
-                d2e = np.subtract(x3[exact], mu[exact][:, :, None])
-                d2e *= d2e
-                ss_e = einsum("bkn,bkn->bk", zc, d2e)
+            if moments:
+                # M-step: the sums of z, z x and z x^2 of every component (binned: z c, z c x and
+                # z (c x^2 + within), c the runs of a bin) in one batched matmul (the moments' design ``mx``)
+                # (all ``wide`` rows: BLAS then rounds every component as in a fit of any other width)
+                stats = np.matmul(slots[z_slot], mx.transpose(0, 2, 1), out=stats_full)[:, :width]
+                nk = stats[:, :, 0]
+                # 1 for padding (and for components emptied by the initial classes without padding: with
+                # padding such a fit gets NaN means; both fail below, on their size)
+                divisor = nk + (nk == 0) if ones is None else nk + ones
+                mu = stats[:, :, 1] / divisor
+                ss = stats[:, :, 2] - mu * stats[:, :, 1]
+                np.divide(ss, divisor, out=var)
+                # sum z x^2 - mu sum z x loses the digits of a tight component far from the data's centre
+                # (relative error ~ eps mu^2 / var): such a row's iteration is done from the distances, on
+                # its own (a row's numbers never depend on the other rows of its loop)
+                tight = mu * mu > COND_MAX * var
+                exact = np.flatnonzero(tight.any(axis=1)) if tight.any() else ()
+                if len(exact):  # (_centres, _variances) on those rows: two passes, tight clusters keep their digits
+                    ze = za[exact]
+                    zc = ze if ba is None else ze * counts3[exact]
+                    nk_e = add(zc, axis=2)
+                    nk[exact] = nk_e
+                    divisor[exact] = nk_e + (nk_e == 0) if ones is None else nk_e + ones[exact]
+                    mu[exact] = einsum("bkn,bn->bk", zc, xa[exact]) / divisor[exact]
+                    d2e = np.subtract(x3[exact], mu[exact][:, :, None])
+                    d2e *= d2e
+                    ss_e = einsum("bkn,bkn->bk", zc, d2e)
+                    if ba is not None:
+                        ss_e += einsum("bkn,bn->bk", ze, ba.within[exact])
+                    ss[exact] = ss_e
+                    var[exact] = ss_e / divisor[exact]
+            else:  # (_centres, _variances): two passes, tight clusters keep their digits
+                zc = za if ba is None else np.multiply(za, counts3, out=scratch.get("zc", za.shape))
+                nk = add(zc, axis=2)
+                divisor = nk + (nk == 0) if ones is None else nk + ones
+                mu = einsum("bkn,bn->bk", zc, xa) / divisor  # (BLAS matmul is slow here at large n)
+                np.subtract(x3, mu[:, :, None], out=lj)
+                lj *= lj
+                ss = einsum("bkn,bkn->bk", zc, lj)
                 if ba is not None:
-                    ss_e += einsum("bkn,bn->bk", ze, ba.within[exact])
-                ss[exact] = ss_e
-                var[exact] = ss_e / divisor[exact]
+                    ss += einsum("bkn,bn->bk", za, ba.within)
+                np.divide(ss, divisor, out=var)
             if pooled:
                 total = add(ss, axis=1) if pad is None else pad.row_sums(ss)
                 np.copyto(var, (total / n_e)[:, None], where=eq2)
@@ -654,20 +673,26 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
                 w[failed] = 1.0 / width if pad is None else (1.0 - pad.ones[failed]) / pad.sizes[failed, None]
             # E-step, into z: log w - (log(2 pi var) + (x - mu)^2 / var) / 2
             logs = np.log(wv)
-            # a + b x + c x^2 - shift: one batched matmul with the design [1, x, x^2, shift] (``ex``), where
-            # shift is each value's log-density at the previous iteration (so exp() neither overflows nor
-            # underflows: the largest term is near the value's largest z)
-            half = np.divide(-0.5, var, out=coef[:, :, 2])
-            np.divide(mu, var, out=coef[:, :, 1])
-            coef[:, :, 0] = logs[0] - 0.5 * (LOG_2PI + logs[1]) + half * mu * mu
-            np.matmul(coef_full, ex, out=slots[lj_slot])
-            if len(exact):  # (_e_step_d2), over the squared distances
-                d2e *= np.divide(-0.5, var3[exact])
-                d2e += (logs[0][exact] - 0.5 * (LOG_2PI + logs[1][exact]))[:, :, None]
-                lj_exact = d2e.copy() if shifted else d2e
-                d2e -= density[exact][:, None, :]
-                lj[exact] = d2e
-            if not shifted:  # no previous density (the first iteration): shifted by each value's largest term
+            if moments:
+                # a + b x + c x^2 - shift: one batched matmul with the design [1, x, x^2, shift] (``ex``), where
+                # shift is each value's log-density at the previous iteration (so exp() neither overflows nor
+                # underflows: the largest term is near the value's largest z)
+                half = np.divide(-0.5, var, out=coef[:, :, 2])
+                np.divide(mu, var, out=coef[:, :, 1])
+                coef[:, :, 0] = logs[0] - 0.5 * (LOG_2PI + logs[1]) + half * mu * mu
+                np.matmul(coef_full, ex, out=slots[lj_slot])
+                if len(exact):  # (_e_step_d2), over the squared distances
+                    d2e *= np.divide(-0.5, var3[exact])
+                    d2e += (logs[0][exact] - 0.5 * (LOG_2PI + logs[1][exact]))[:, :, None]
+                    lj_exact = d2e.copy() if shifted else d2e
+                    d2e -= density[exact][:, None, :]
+                    lj[exact] = d2e
+                if not shifted:  # no previous density (the first iteration): shifted by each value's largest term
+                    maximum.reduce(lj, axis=1, out=density)
+                    lj -= density[:, None, :]
+            else:  # (_e_step_d2), over the squared distances
+                lj *= np.divide(-0.5, var3)
+                lj += (logs[0] - 0.5 * (LOG_2PI + logs[1]))[:, :, None]
                 maximum.reduce(lj, axis=1, out=density)
                 lj -= density[:, None, :]
             maximum(lj, floor, out=lj)  # far components: exp(-100) ~ 4e-44 instead of smaller
@@ -691,7 +716,7 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
             np.divide(1.0, s, out=inverse)
             lj *= inverse3
             density += np.log(s, out=s)  # each value's log-density: the next iteration's shift
-            shifted = True
+            shifted = moments
             ll = add(density, axis=1) if ba is None else einsum("bn,bn->b", density, ba.counts)
             za, z_slot = lj, lj_slot
             ll -= shift  # the log-likelihood of the original (unstandardised) data
@@ -715,7 +740,8 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
                 iters[active[done]] = it if done_before is None else it + done_before[done]
                 keep = going
                 active, xa, eq, ll, shift = active[keep], xa[keep], eq[keep], ll[keep], shift[keep]
-                ex, mx = ex[keep], mx[keep]
+                if moments:
+                    ex, mx = ex[keep], mx[keep]
                 if done_before is not None:
                     done_before = done_before[keep]
                 ba = None if ba is None else ba.take(keep)
@@ -733,7 +759,7 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
             old = ll
             if 0 < active.size <= hand_over:  # the slow few: finished with the other fits' (their state is z)
                 tails.add(tag, active, xa, za, eq, shift, ll, it if done_before is None else it + done_before, ba,
-                          sizes=None if pad is None else pad.sizes, offsets=ex[:, 3])
+                          sizes=None if pad is None else pad.sizes, offsets=ex[:, 3] if moments else None)
                 break
     return BatchFit(loglik, w_out, mu_out, var_out, ok, iters)
 
