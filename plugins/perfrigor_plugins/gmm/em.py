@@ -498,28 +498,32 @@ def _rounded(width: int, block: int) -> int:
 @lru_cache(maxsize=1)
 def blas_rows() -> int:
     """The rows of BLAS's matrix-product kernel, found by trying: the smallest block (4, 8, 16 or 32)
-    such that every row of a product whose rows are whole blocks rounds as in any other such product.
+    such that each row of a product whose rows are whole blocks rounds as in any other such product
+    (0: none does; the EM then takes no matmuls).
 
-    Rows in an incomplete block are summed in another order (OpenBLAS on x86-64: rows 5-7 of an
-    8-row product and of a 5-row one differ in the last bits), so the EM's products are taken over a
-    multiple of this many components: a fit then gives the same bits whatever the width of its loop
-    (padded loops of several G, the slow fits' tails; tests/gmm/test_batched_em.py).
+    Rows in an incomplete block are summed in another order (OpenBLAS on x86-64: the fifth row of
+    a 5-row product differs in its last bits from the same row in an 8-row one), so the EM's
+    products are taken over a multiple of this many components: a fit then gives the same bits
+    whatever the width of its loop (padded loops of several G, the slow fits' tails). Tried on
+    the EM's own layouts: (G, n) @ (n, 3) transposed, and (G, 4) @ (4, n).
     """
     rng = np.random.default_rng(0)
     for block in (4, 8, 16, 32):
         same = True
-        for k, m in ((4, 1000), (1000, 3), (40, 3), (4, 40), (3, 40)):  # (B transposed as the M-step has it)  # the E-step's and the M-step's shapes
-            a, bmat = rng.random((3 * block, k)), rng.random((k, m))
-            whole = a @ bmat
-            same &= all(np.array_equal((a[:rows] @ bmat), whole[:rows]) for rows in (block, 2 * block))
+        for n in (MOMENTS_MIN_VALUES, 1000, 5000):
+            for a, other in ((rng.random((3 * block, n)), rng.random((3, n)).T),  # the M-step
+                             (rng.random((3 * block, 4)), rng.random((4, n)))):  # the E-step
+                whole = a @ other
+                same &= all(np.array_equal(a[:rows] @ other, whole[:rows]) for rows in (block, 2 * block))
         if same:
             return block
-    return 32
+    return 0
 
 
 def _designs(x: np.ndarray, bins: Bins | None) -> tuple[np.ndarray, np.ndarray]:
-    """The E-step's design [1, x, x^2, 0] (B, 4, n; the last row: a shift of each value's log-densities) and the M-step's (B, 3, n): the same, or for binned
-    data [c, c x, c x^2 + within] (c: the runs of each bin, within: their sum of squares about its mean)."""
+    """The E-step's design [1, x, x^2, 0] (B, 4, n; the last row: a shift of each value's log-densities)
+    and the M-step's (B, 3, n): [1, x, x^2], or for binned data [c, c x, c x^2 + within] (c: the runs
+    of each bin, within: their sum of squares about its mean)."""
     ex = np.stack([np.ones_like(x), x, x * x, np.zeros_like(x)], axis=1)
     if bins is None:
         return ex, ex[:, :3].copy()
@@ -537,17 +541,28 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
     fits with different G share one loop and round exactly as unpadded ones.
     A row leaves the loop at its own stopping time. ``bins``: ``x`` are the means of bins of runs.
 
-    The M- and E-steps are those of :func:`_centres`, :func:`_variances` and
-    :func:`_e_step_d2`, written out here with the views and work arrays made once per
-    set of rows instead of once per iteration: on small fits numpy's per-call cost is the
-    time (an iteration of a BIC search at n = 40 is some 45 calls), and mclust's is a
-    Fortran loop. The numbers are the same (tests/gmm/test_batched_em.py).
+    Below ``MOMENTS_MIN_VALUES`` values the M- and E-steps are those of :func:`_centres`,
+    :func:`_variances` and :func:`_e_step_d2`, written out here with the views and work arrays
+    made once per set of rows instead of once per iteration: on small fits numpy's per-call
+    cost is the time (an iteration of a BIC search at n = 40 is some 45 calls), and mclust's is
+    a Fortran loop. The numbers are the same (tests/gmm/test_batched_em.py).
+
+    From ``MOMENTS_MIN_VALUES`` on, an iteration is six passes over the (rows, G, n) arrays
+    instead of thirteen: the M-step's sums of z, z x and z x^2 are one batched matmul with
+    [1, x, x^2]; the E-step's log-densities, quadratic in x, are one with [1, x, x^2, shift]
+    (shift: each value's log-density at the previous iteration, which replaces the pass for
+    each value's largest term), then the floor, exp, sum and division. On standardised data
+    this loses digits only for a component far from the centre relative to its spread
+    (``COND_MAX``): such a row's iteration is done from the distances, as below. Every
+    decision is a row's own, and the matmuls cover whole blocks of BLAS's kernel
+    (:func:`blas_rows`), so a fit's bits never depend on the other rows or widths of its loop.
 
     ``tails``: when few rows are left (a few slow fits keep a loop going for hundreds of
     iterations, each costing numpy's per-call time), they are handed over, in the state an
     iteration starts from, to finish in one padded loop with the other fits' (:class:`_Tails`);
     ``tag`` = (G, first row) says where their results belong. ``resume`` = (previous
-    log-likelihoods, iterations done, log-likelihood shifts) of rows continued so.
+    log-likelihoods, iterations done, log-likelihood shifts, each value's log-density or None)
+    of rows continued so.
     """
     b, n = x.shape
     g = z.shape[1]
@@ -563,7 +578,7 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
     done_before = None if resume is None else resume[1].copy()  # iterations of resumed rows, before this loop
     hand_over = 0 if tails is None or b < TAIL_MIN_ROWS else max(1, b // TAIL_SHARE)
     xa, za, eq, shift, ba = x, z, equal, runs * log_scale if resume is None else resume[2].copy(), bins
-    moments = n >= MOMENTS_MIN_VALUES  # else every step as _centres, _variances and _e_step_d2 take it
+    moments = n >= MOMENTS_MIN_VALUES and blas_rows() > 0  # else as _centres, _variances and _e_step_d2
     ex, mx = _designs(x, bins) if moments else (None, None)
     shifted = moments and resume is not None  # the log-densities of the previous iteration are in ex[:, 3]
     if shifted:
