@@ -51,17 +51,6 @@ SHORT_CHUNK_ELEMENTS = 400_000
 SHORT_SERIES = 256
 #: up to this many elements (fits x observations x padded components), all G share one EM loop
 PAD_MAX_ELEMENTS = 100_000
-#: an EM iteration takes a component's variance from its moments, sum z x^2 / sum z - mean^2, unless
-#: mean^2 > COND_MAX * variance for some component (relative error ~ eps * mean^2 / variance on the
-#: standardised data, ~2e-12 here): then that iteration is done from the distances (x - mean)^2
-COND_MAX = 1e4
-#: from this many values (runs or bins) a fit's EM takes the moments and the quadratic log-densities
-#: from batched matmuls; below, BLAS's per-call cost (one call per row) outweighs the passes saved,
-#: and the EM is that of _centres, _variances and _e_step_d2 (the same bits as before)
-MOMENTS_MIN_VALUES = 256
-#: the E-step's exp() takes each value's log-densities less its log-density at the previous iteration;
-#: where the sum of the exps leaves this range, the row is done again less the largest log-density
-SHIFT_RANGE = (np.exp(-40.0), np.exp(40.0))
 #: EM iterations after which a fit that has not met the stopping rule counts as failed (BIC = NA):
 #: mclust has no practical cap; real timings stop within a few hundred, and a cap keeps a
 #: pathological input from looping forever
@@ -452,12 +441,12 @@ class _Tails:
 
     def add(self, tag: tuple[int, int], rows: np.ndarray, x: np.ndarray, z: np.ndarray, equal: np.ndarray,
             shift: np.ndarray, ll: np.ndarray, iterations: np.ndarray | int, bins: Bins | None,
-            sizes: np.ndarray | None, offsets: np.ndarray | None) -> None:
+            sizes: np.ndarray | None) -> None:
         g, first = tag
         used = np.full(rows.size, g) if sizes is None else sizes.copy()
         with self.lock:
             self.parts.append((g, first + rows, x.copy(), z.copy(), equal.copy(), shift.copy(), ll.copy(),
-                               np.broadcast_to(iterations, rows.shape).copy(), bins, used, None if offsets is None else offsets.copy()))
+                               np.broadcast_to(iterations, rows.shape).copy(), bins, used))
 
     def finish(self, results: dict[int, BatchFit]) -> None:
         """Run every tail to its end in one loop; write the fits into ``results[G]`` at their rows."""
@@ -472,13 +461,12 @@ class _Tails:
             at += p[1].size
         cat = [np.concatenate([p[i] for p in self.parts]) for i in (2, 4, 5, 6, 7, 9)]
         x, equal, shift, ll, iterations, sizes = cat
-        offsets = None if self.parts[0][10] is None else np.concatenate([p[10] for p in self.parts])
         bins = None
         if self.parts[0][8] is not None:
             bins = Bins(np.concatenate([p[8].counts for p in self.parts]),
                         np.concatenate([p[8].within for p in self.parts]),
                         np.concatenate([p[8].runs for p in self.parts]), {})
-        fit = _fit_chunk(x, z, equal, np.zeros(x.shape[0]), sizes, bins, resume=(ll, iterations, shift, offsets))
+        fit = _fit_chunk(x, z, equal, np.zeros(x.shape[0]), sizes, bins, resume=(ll, iterations, shift))
         at = 0
         for g, rows, *_ in self.parts:
             sl = slice(at, at + rows.size)
@@ -488,47 +476,6 @@ class _Tails:
                                                                       fit.means[sl, :out.weights.shape[1]],
                                                                       fit.variances[sl, :out.weights.shape[1]])
             at += rows.size
-
-
-def _rounded(width: int, block: int) -> int:
-    """``width`` rounded up to a multiple of ``block``."""
-    return -(-width // block) * block
-
-
-@lru_cache(maxsize=1)
-def blas_rows() -> int:
-    """The rows of BLAS's matrix-product kernel, found by trying: the smallest block (4, 8, 16 or 32)
-    such that each row of a product whose rows are whole blocks rounds as in any other such product
-    (0: none does; the EM then takes no matmuls).
-
-    Rows in an incomplete block are summed in another order (OpenBLAS on x86-64: the fifth row of
-    a 5-row product differs in its last bits from the same row in an 8-row one), so the EM's
-    products are taken over a multiple of this many components: a fit then gives the same bits
-    whatever the width of its loop (padded loops of several G, the slow fits' tails). Tried on
-    the EM's own layouts: (G, n) @ (n, 3) transposed, and (G, 4) @ (4, n).
-    """
-    rng = np.random.default_rng(0)
-    for block in (4, 8, 16, 32):
-        same = True
-        for n in (MOMENTS_MIN_VALUES, 1000, 5000):
-            for a, other in ((rng.random((3 * block, n)), rng.random((3, n)).T),  # the M-step
-                             (rng.random((3 * block, 4)), rng.random((4, n)))):  # the E-step
-                whole = a @ other
-                same &= all(np.array_equal(a[:rows] @ other, whole[:rows]) for rows in (block, 2 * block))
-        if same:
-            return block
-    return 0
-
-
-def _designs(x: np.ndarray, bins: Bins | None) -> tuple[np.ndarray, np.ndarray]:
-    """The E-step's design [1, x, x^2, 0] (B, 4, n; the last row: a shift of each value's log-densities)
-    and the M-step's (B, 3, n): [1, x, x^2], or for binned data [c, c x, c x^2 + within] (c: the runs
-    of each bin, within: their sum of squares about its mean)."""
-    ex = np.stack([np.ones_like(x), x, x * x, np.zeros_like(x)], axis=1)
-    if bins is None:
-        return ex, ex[:, :3].copy()
-    c = bins.counts
-    return ex, np.stack([c, c * x, c * ex[:, 2] + bins.within], axis=1)
 
 
 def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.ndarray,
@@ -541,28 +488,17 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
     fits with different G share one loop and round exactly as unpadded ones.
     A row leaves the loop at its own stopping time. ``bins``: ``x`` are the means of bins of runs.
 
-    Below ``MOMENTS_MIN_VALUES`` values the M- and E-steps are those of :func:`_centres`,
-    :func:`_variances` and :func:`_e_step_d2`, written out here with the views and work arrays
-    made once per set of rows instead of once per iteration: on small fits numpy's per-call
-    cost is the time (an iteration of a BIC search at n = 40 is some 45 calls), and mclust's is
-    a Fortran loop. The numbers are the same (tests/gmm/test_batched_em.py).
-
-    From ``MOMENTS_MIN_VALUES`` on, an iteration is six passes over the (rows, G, n) arrays
-    instead of thirteen: the M-step's sums of z, z x and z x^2 are one batched matmul with
-    [1, x, x^2]; the E-step's log-densities, quadratic in x, are one with [1, x, x^2, shift]
-    (shift: each value's log-density at the previous iteration, which replaces the pass for
-    each value's largest term), then the floor, exp, sum and division. On standardised data
-    this loses digits only for a component far from the centre relative to its spread
-    (``COND_MAX``): such a row's iteration is done from the distances, as below. Every
-    decision is a row's own, and the matmuls cover whole blocks of BLAS's kernel
-    (:func:`blas_rows`), so a fit's bits never depend on the other rows or widths of its loop.
+    The M- and E-steps are those of :func:`_centres`, :func:`_variances` and
+    :func:`_e_step_d2`, written out here with the views and work arrays made once per
+    set of rows instead of once per iteration: on small fits numpy's per-call cost is the
+    time (an iteration of a BIC search at n = 40 is some 45 calls), and mclust's is a
+    Fortran loop. The numbers are the same (tests/gmm/test_batched_em.py).
 
     ``tails``: when few rows are left (a few slow fits keep a loop going for hundreds of
     iterations, each costing numpy's per-call time), they are handed over, in the state an
     iteration starts from, to finish in one padded loop with the other fits' (:class:`_Tails`);
     ``tag`` = (G, first row) says where their results belong. ``resume`` = (previous
-    log-likelihoods, iterations done, log-likelihood shifts, each value's log-density or None)
-    of rows continued so.
+    log-likelihoods, iterations done, log-likelihood shifts) of rows continued so.
     """
     b, n = x.shape
     g = z.shape[1]
@@ -578,22 +514,11 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
     done_before = None if resume is None else resume[1].copy()  # iterations of resumed rows, before this loop
     hand_over = 0 if tails is None or b < TAIL_MIN_ROWS else max(1, b // TAIL_SHARE)
     xa, za, eq, shift, ba = x, z, equal, runs * log_scale if resume is None else resume[2].copy(), bins
-    moments = n >= MOMENTS_MIN_VALUES and blas_rows() > 0  # else as _centres, _variances and _e_step_d2
-    ex, mx = _designs(x, bins) if moments else (None, None)
-    shifted = moments and resume is not None  # the log-densities of the previous iteration are in ex[:, 3]
-    if shifted:
-        ex[:, 3] = resume[3]
     # only model "E" sums variances over components
     pad = _Padding.of(sizes, g, equal) if sizes is not None and np.any(sizes < g) else None
     min_size = np.sqrt(EPS)
     scratch = _scratch()
-    block = blas_rows() if moments else 1
-    # za lives in one of two work arrays ("a", "b") whose component axis is rounded up to ``block``
-    z_slot = "b"
-    za = scratch.get(z_slot, (b, _rounded(g, block), n))
-    za[:, g:] = 0.0
-    za = za[:, :g]
-    za[...] = z
+    z_slot = None  # which of the two big work arrays holds za (None: memory of its own)
     add, maximum, minimum, einsum = np.add.reduce, np.maximum, np.minimum.reduce, np.einsum
     it = 0
     rows = width = -1
@@ -607,67 +532,30 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
                 counts3 = None if ba is None else ba.counts[:, None, :]
                 ones = None if pad is None else pad.ones
                 floor = MIN_LOG if pad is None else pad.floor
-                inverse, s = scratch.get("inverse", (rows, n)), scratch.get("sum", (rows, n))
-                inverse3 = inverse[:, None, :]
-                # each value's log-density (after the E-step; before it, the shift of its log-densities)
-                density = ex[:, 3] if moments else scratch.get("top", (rows, n))
+                top, inverse = scratch.get("top", (rows, n)), scratch.get("inverse", (rows, n))
+                s = scratch.get("sum", (rows, n))
+                top3, inverse3 = top[:, None, :], inverse[:, None, :]
                 wv = scratch.get("weights and variances", (2, rows, width))  # one log() for both
                 w, var = wv[0], wv[1]
                 var3 = var[:, :, None]
                 pooled = bool(eq.any())  # some rows are model "E" (one variance): their sums are needed
-                wide = _rounded(width, block)
-                slots = {slot: scratch.get(slot, (rows, wide, n)) for slot in "ab"}
-                if moments:
-                    stats_full = scratch.get("stats", (rows, wide, 3))
-                    coef_full = scratch.get("coefficients", (rows, wide, 4))
-                    coef_full[:, width:] = 0.0  # the rows beyond width: z = 0 (never read)
-                    coef_full[:, :, 3] = -1.0
-                    coef = coef_full[:, :width]
+                slots = {slot: scratch.get(slot, za.shape) for slot in "ab"}
             it += 1
-            lj_slot = "b" if z_slot == "a" else "a"
-            lj = slots[lj_slot][:, :width]  # the E-step's log-densities go where z is not
-            if moments:
-                # M-step: the sums of z, z x and z x^2 of every component (binned: z c, z c x and
-                # z (c x^2 + within), c the runs of a bin) in one batched matmul (the moments' design ``mx``)
-                # (all ``wide`` rows: BLAS then rounds every component as in a fit of any other width)
-                stats = np.matmul(slots[z_slot], mx.transpose(0, 2, 1), out=stats_full)[:, :width]
-                nk = stats[:, :, 0]
-                # 1 for padding (and for components emptied by the initial classes without padding: with
-                # padding such a fit gets NaN means; both fail below, on their size)
-                divisor = nk + (nk == 0) if ones is None else nk + ones
-                mu = stats[:, :, 1] / divisor
-                ss = stats[:, :, 2] - mu * stats[:, :, 1]
-                np.divide(ss, divisor, out=var)
-                # sum z x^2 - mu sum z x loses the digits of a tight component far from the data's centre
-                # (relative error ~ eps mu^2 / var): such a row's iteration is done from the distances, on
-                # its own (a row's numbers never depend on the other rows of its loop)
-                tight = mu * mu > COND_MAX * var
-                exact = np.flatnonzero(tight.any(axis=1)) if tight.any() else ()
-                if len(exact):  # (_centres, _variances) on those rows: two passes, tight clusters keep their digits
-                    ze = za[exact]
-                    zc = ze if ba is None else ze * counts3[exact]
-                    nk_e = add(zc, axis=2)
-                    nk[exact] = nk_e
-                    divisor[exact] = nk_e + (nk_e == 0) if ones is None else nk_e + ones[exact]
-                    mu[exact] = einsum("bkn,bn->bk", zc, xa[exact]) / divisor[exact]
-                    d2e = np.subtract(x3[exact], mu[exact][:, :, None])
-                    d2e *= d2e
-                    ss_e = einsum("bkn,bkn->bk", zc, d2e)
-                    if ba is not None:
-                        ss_e += einsum("bkn,bn->bk", ze, ba.within[exact])
-                    ss[exact] = ss_e
-                    var[exact] = ss_e / divisor[exact]
-            else:  # (_centres, _variances): two passes, tight clusters keep their digits
-                zc = za if ba is None else np.multiply(za, counts3, out=scratch.get("zc", za.shape))
-                nk = add(zc, axis=2)
-                divisor = nk + (nk == 0) if ones is None else nk + ones
-                mu = einsum("bkn,bn->bk", zc, xa) / divisor  # (BLAS matmul is slow here at large n)
-                np.subtract(x3, mu[:, :, None], out=lj)
-                lj *= lj
-                ss = einsum("bkn,bkn->bk", zc, lj)
-                if ba is not None:
-                    ss += einsum("bkn,bn->bk", za, ba.within)
-                np.divide(ss, divisor, out=var)
+            d2_slot = "b" if z_slot == "a" else "a"  # the squared distances go where z is not
+            d2 = slots[d2_slot]
+            # M-step (_centres, _variances)
+            zc = za if ba is None else np.multiply(za, counts3, out=scratch.get("zc", za.shape))
+            nk = add(zc, axis=2)
+            # 1 for padding (and for components emptied by the initial classes without padding: with
+            # padding such a fit gets NaN means; both fail below, on their size)
+            divisor = nk + (nk == 0) if ones is None else nk + ones
+            mu = einsum("bkn,bn->bk", zc, xa) / divisor  # (BLAS matmul is slow here at large n)
+            np.subtract(x3, mu[:, :, None], out=d2)
+            d2 *= d2
+            ss = einsum("bkn,bkn->bk", zc, d2)
+            if ba is not None:
+                ss += einsum("bkn,bn->bk", za, ba.within)
+            np.divide(ss, divisor, out=var)
             if pooled:
                 total = add(ss, axis=1) if pad is None else pad.row_sums(ss)
                 np.copyto(var, (total / n_e)[:, None], where=eq2)
@@ -686,54 +574,21 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
                 failed = np.logical_or.reduce((var <= EPS) | (size <= min_size), axis=1)
                 var[failed] = 1.0
                 w[failed] = 1.0 / width if pad is None else (1.0 - pad.ones[failed]) / pad.sizes[failed, None]
-            # E-step, into z: log w - (log(2 pi var) + (x - mu)^2 / var) / 2
+            # E-step (_e_step_d2), over the squared distances, into z
+            lj = d2
+            lj *= np.divide(-0.5, var3)
             logs = np.log(wv)
-            if moments:
-                # a + b x + c x^2 - shift: one batched matmul with the design [1, x, x^2, shift] (``ex``), where
-                # shift is each value's log-density at the previous iteration (so exp() neither overflows nor
-                # underflows: the largest term is near the value's largest z)
-                half = np.divide(-0.5, var, out=coef[:, :, 2])
-                np.divide(mu, var, out=coef[:, :, 1])
-                coef[:, :, 0] = logs[0] - 0.5 * (LOG_2PI + logs[1]) + half * mu * mu
-                np.matmul(coef_full, ex, out=slots[lj_slot])
-                if len(exact):  # (_e_step_d2), over the squared distances
-                    d2e *= np.divide(-0.5, var3[exact])
-                    d2e += (logs[0][exact] - 0.5 * (LOG_2PI + logs[1][exact]))[:, :, None]
-                    lj_exact = d2e.copy() if shifted else d2e
-                    d2e -= density[exact][:, None, :]
-                    lj[exact] = d2e
-                if not shifted:  # no previous density (the first iteration): shifted by each value's largest term
-                    maximum.reduce(lj, axis=1, out=density)
-                    lj -= density[:, None, :]
-            else:  # (_e_step_d2), over the squared distances
-                lj *= np.divide(-0.5, var3)
-                lj += (logs[0] - 0.5 * (LOG_2PI + logs[1]))[:, :, None]
-                maximum.reduce(lj, axis=1, out=density)
-                lj -= density[:, None, :]
+            lj += (logs[0] - 0.5 * (LOG_2PI + logs[1]))[:, :, None]
+            maximum.reduce(lj, axis=1, out=top)
+            lj -= top3
             maximum(lj, floor, out=lj)  # far components: exp(-100) ~ 4e-44 instead of smaller
             np.exp(lj, out=lj)
             add(lj, axis=1, out=s)
-            if shifted:  # a density moved by more than e^40 since the last iteration: those rows by their largest term
-                lost = ()
-                if minimum(s, axis=None) < SHIFT_RANGE[0] or maximum.reduce(s, axis=None) > SHIFT_RANGE[1]:
-                    lost = np.flatnonzero(np.logical_or.reduce((s < SHIFT_RANGE[0]) | (s > SHIFT_RANGE[1]), axis=1))
-                if len(lost):
-                    again = np.matmul(coef[lost][:, :, :3], ex[lost, :3])
-                    if len(exact):
-                        inside = np.isin(lost, exact)
-                        again[inside] = lj_exact[np.isin(exact, lost)]
-                    density[lost] = maximum.reduce(again, axis=1)
-                    again -= density[lost][:, None, :]
-                    maximum(again, floor if pad is None else floor[lost], out=again)
-                    np.exp(again, out=again)
-                    lj[lost] = again
-                    s[lost] = add(again, axis=1)
             np.divide(1.0, s, out=inverse)
             lj *= inverse3
-            density += np.log(s, out=s)  # each value's log-density: the next iteration's shift
-            shifted = moments
-            ll = add(density, axis=1) if ba is None else einsum("bn,bn->b", density, ba.counts)
-            za, z_slot = lj, lj_slot
+            top += np.log(s, out=s)
+            ll = add(top, axis=1) if ba is None else einsum("bn,bn->b", top, ba.counts)
+            za, z_slot = lj, d2_slot
             ll -= shift  # the log-likelihood of the original (unstandardised) data
             err = np.abs(ll - old)
             err /= 1.0 + np.abs(ll)
@@ -755,8 +610,6 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
                 iters[active[done]] = it if done_before is None else it + done_before[done]
                 keep = going
                 active, xa, eq, ll, shift = active[keep], xa[keep], eq[keep], ll[keep], shift[keep]
-                if moments:
-                    ex, mx = ex[keep], mx[keep]
                 if done_before is not None:
                     done_before = done_before[keep]
                 ba = None if ba is None else ba.take(keep)
@@ -768,13 +621,13 @@ def _fit_chunk(x: np.ndarray, z: np.ndarray, equal: np.ndarray, log_scale: np.nd
                         pad = pad.narrow(new_width)
                 # the rows (and components) still in use, copied into the other work array
                 z_slot = "b" if z_slot == "a" else "a"
-                kept = scratch.get(z_slot, (active.size, _rounded(new_width, block), n))[:, :new_width]
+                kept = scratch.get(z_slot, (active.size, new_width, n))
                 np.compress(keep, za if new_width == za.shape[1] else za[:, :new_width], axis=0, out=kept)
                 za = kept
             old = ll
             if 0 < active.size <= hand_over:  # the slow few: finished with the other fits' (their state is z)
                 tails.add(tag, active, xa, za, eq, shift, ll, it if done_before is None else it + done_before, ba,
-                          sizes=None if pad is None else pad.sizes, offsets=ex[:, 3] if moments else None)
+                          sizes=None if pad is None else pad.sizes)
                 break
     return BatchFit(loglik, w_out, mu_out, var_out, ok, iters)
 
