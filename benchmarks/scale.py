@@ -19,7 +19,7 @@ time, the pipeline at most a few batches in flight); under the row, the seconds 
 last per-benchmark stage (the suite's own work in this process: the verdict's revision over the suite, the
 summaries, the report) and what hashing one report took. From 10^4 benchmarks on, stderr says how far each stage
 of each run got (benchmarks through that stage), when it ended and when the run did, and the cluster's half
-of the row is printed as soon as it is known (the serial run of 10^5 benchmarks takes half an hour or more).
+of the row is printed as soon as it is known (the serial run of 10^5 benchmarks takes 17 minutes or more).
 Issue 13 asked for 10,000 benchmarks on 2 workers, identical to serial, with bounded memory; issue 23 for 10^5.
 
 The cluster's scheduler runs in this process; its low-level logs and the client's keep
