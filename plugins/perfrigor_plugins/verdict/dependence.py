@@ -4,7 +4,8 @@ n dependent runs are worth n / tau independent ones; tau, the long-run variance 
 from the autocorrelations of the runs' ranks at lags 1 and 2 through an autoregression
 (``pr.stats.autoregressive_long_run_factor``: short series can estimate no more; a periodic
 disturbance, which averages out over the run, costs nothing), and for long series at least
-what a lag window sees. A comparison's variance grows by tau on each side and its degrees of
+what a lag window sees. Below 20 runs the autoregression is an AR(1), unless the runs oscillate
+decisively (:func:`oscillation`). A comparison's variance grows by tau on each side and its degrees of
 freedom shrink by it. tau is a continuous function of the autocorrelations: weak evidence
 widens a little, strong evidence a lot; no test switches it on or off.
 Where the runs' level moves between several segments (invocations nobody declared: blocks a
