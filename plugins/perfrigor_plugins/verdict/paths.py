@@ -331,8 +331,9 @@ def widening_note(widening: dependence.Widening) -> str | None:
         lag1, lag3 = widening.oscillation
         worth = (f"they count as 1/{widening.tau:.2f} of their number" if widening.tau >= 1.05 else
                  "they count as independent runs")
-        return (f"{OSCILLATION_NOTE} (autocorrelation {lag1:+.2f} at lag 1, {lag3:+.2f} at lag 3): a periodic "
-                f"disturbance averages out over the runs, {worth} (long-run factor of an AR(2))")
+        return (f"{OSCILLATION_NOTE} (autocorrelation {lag1:+.2f} at lag 1, {lag3:+.2f} at lag 3: they rise and fall "
+                f"within a few runs, which averages out over the runs, as a periodic disturbance does): {worth} "
+                f"(long-run factor of an AR(2))")
     if widening.tau < 1.05:
         return None
     tails = (f", {widening.tails:.2f}x of it because the suite's benchmarks differ in dependence and these runs "
