@@ -53,3 +53,32 @@ def test_padded_sums_round_like_unpadded_rows():
     padded = np.where(pad.ones > 0, 0.0, a)
     expected = [a[r:r + 1, :sizes[r]].sum(axis=1)[0] for r in range(40)]
     np.testing.assert_array_equal(pad.row_sums(padded), expected)
+
+
+def long_data_sets() -> list[tuple[str, np.ndarray]]:
+    """Longer series (300 values), one with a tight cluster far from the centre."""
+    rng = np.random.default_rng(2016)
+    n = 300
+    labels = rng.integers(0, 3, (2, n))
+    return [
+        ("three clusters", rng.normal(np.array([2.0, 8.0, 25.0])[labels], 0.5)),
+        ("tight far cluster", rng.normal(np.array([10.0, 12.0, 30.0])[labels], np.array([0.5, 0.5, 2e-4])[labels])),
+        ("skewed, ties", np.round(rng.exponential(1.0, (2, n)), 2)),
+    ]
+
+
+@pytest.mark.parametrize(("name", "x"), long_data_sets(), ids=[name for name, _ in long_data_sets()])
+def test_padded_em_equals_per_g_em_on_long_series(monkeypatch, name, x):
+    test_padded_em_equals_per_g_em(monkeypatch, name, x, 9, ("E", "V"))
+
+
+def test_a_row_fits_the_same_alone_and_in_a_batch():
+    # each row's arithmetic is its own (KSfit's windowed search relies on it: a replicate's fits must not
+    # depend on which other replicates share its loops)
+    x = np.concatenate([x for _, x in long_data_sets()])
+    with np.errstate(all="ignore"):
+        batch = em.bic_search(x)
+        for r in range(x.shape[0]):
+            alone = em.bic_search(x[r:r + 1])
+            for field in ("bic", "weights", "means", "sds"):
+                np.testing.assert_array_equal(getattr(batch, field)[r], getattr(alone, field)[0], err_msg=f"{r} {field}")

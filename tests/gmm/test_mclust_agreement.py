@@ -212,3 +212,52 @@ def test_forty_random_mixtures_agree_with_mclust():
         assert res.n_components[0] == g, i
         assert em.MODELS[res.model[0]] == ("E" if model == "X" else model), i
         assert np.nanmax(res.bic[0]) == pytest.approx(bic, abs=1e-6), i
+
+
+def tight_samples() -> dict[str, np.ndarray]:
+    """A tight cluster far from the data's centre (relative spread 2e-4 and 1e-5 of the data's), at sizes
+    above those of "d": a moment-based M-step (sum z x^2 / sum z - mean^2) would lose its digits here.
+
+    Written for R as ``np.savetxt(f"{name}.txt", x, fmt="%.17g")``.
+    """
+    rng = np.random.default_rng(23)
+
+    def mix(n, w, m, s):
+        c = rng.choice(len(w), size=n, p=w)
+        return rng.normal(np.array(m)[c], np.array(s)[c])
+
+    return {"tight400": mix(400, [0.6, 0.4], [93.5, 94.2], [0.2, 0.004]),
+            "tighter600": mix(600, [0.45, 0.45, 0.1], [10.0, 12.0, 30.0], [0.5, 0.5, 0.0002])}
+
+
+# R 4.2.2, mclust 6.0.0: x <- scan(paste0(name, ".txt")); m <- Mclust(x, G = 1:9, modelNames = c("E", "V"))
+#   sprintf("%.8f", m$BIC[, "E"]); sprintf("%.8f", m$BIC[, "V"]); m$parameters (sprintf("%.10g"))
+TIGHT_MCLUST = {
+    "tight400": dict(
+        bic_E=[-363.94085708, -123.82008529, 42.14497129, 30.16212616, 126.22592294, 114.24731850,
+               173.71903373, 237.60504451, 225.62170235],
+        bic_V=[-363.94085708, 967.52184623, 949.91019728, 945.32317900, 926.52408419, 909.88465253,
+               894.22867150, 877.49548643, 860.99424340],
+        weights=[0.5575675787, 0.4424324213], means=[93.50561646, 94.20003851],
+        variances=[0.03977770076, 1.530001884e-05]),
+    "tighter600": dict(
+        bic_E=[-3716.87799224, -2123.29798265, -2136.09184179, -2148.88530392, -2161.67011142,
+               -2174.36934303, -1832.41881015, -1829.80411105, -1818.61797186],
+        bic_V=[-3716.87799224, -1322.27488652, -1140.91461235, -1157.33077409, -1176.43038388,
+               -1175.74035969, -1195.09439475, -1209.71817897, -1227.72355806],
+        weights=[0.462193819, 0.4561395143, 0.08166666667], means=[10.05317663, 12.01312422, 30.00001952],
+        variances=[0.2647010215, 0.2035964187, 2.936968771e-08]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TIGHT_MCLUST))
+def test_a_tight_cluster_far_from_the_centre_matches_mclust(name):
+    # (an EM taking the variance from moments, tried for issue 23.7, was 1.2e-5 from mclust's BIC on
+    # "tighter600" unless such rows were fitted from the distances)
+    x, exp = tight_samples()[name], TIGHT_MCLUST[name]
+    got = em.bic_search(x[None])
+    np.testing.assert_allclose(got.bic[0], np.array([exp["bic_E"], exp["bic_V"]]).T, rtol=0, atol=1e-6)
+    g = len(exp["weights"])
+    np.testing.assert_allclose(got.weights[0, :g], exp["weights"], rtol=1e-8)
+    np.testing.assert_allclose(got.means[0, :g], exp["means"], rtol=1e-9)
+    np.testing.assert_allclose(np.square(got.sds[0, :g]), exp["variances"], rtol=1e-8)

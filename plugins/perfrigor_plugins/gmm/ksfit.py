@@ -17,8 +17,10 @@ make possible (G = 4 and 5 stuck in poor optima, G = 6 far better): measured on 
 at n = 1000 with 500 refits (benchmarks/ksfit_window.py), identical on 19, and on the 20th
 (gamma-distributed, K = 4) 6 of 500 replicates differ and the p-value moves from 0.436 to
 0.448; 23 of 1,200 replicates differ at n = 60, 3 of 2,400 at n = 300. So the full search
-stays the default: the windowed one is 3-30x cheaper (10-132 single searches, median 43),
+stays the default: the windowed one is 3-30x cheaper (10-120 single searches, median 46),
 not exact, and still above 40 single searches on 12 of the 20 data sets (docs/performance.md).
+A window of 2 was exact on the 20 data sets at n = 1000 but not at n = 60 (identical on 14 of
+20), and cost 24-137 single searches: not offered.
 Fixed-K or warm-started refits would be cheaper still, but they change the test (p 0.36 -> 0.09):
 not offered.
 """
