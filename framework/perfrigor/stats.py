@@ -1099,7 +1099,7 @@ def unbiased_autocorrelation(r: Any, n: int, fitted: int = 1) -> np.ndarray:
 
 
 def autoregressive_long_run_factor(r1: float, r2: float | None, n: int, fitted: int = 1,
-                                   unbiased: bool = False) -> float:
+                                   unbiased: bool = False, order: int | None = None) -> float:
     """The long-run variance factor tau of ``n`` runs from their lag-1 and lag-2 autocorrelations,
     through an autoregression: the model-based estimate short series need.
 
@@ -1111,7 +1111,8 @@ def autoregressive_long_run_factor(r1: float, r2: float | None, n: int, fitted: 
     by Yule-Walker, (1 - phi1 rho1 - phi2 rho2)/(1 - phi1 - phi2)². The larger of the two, except
     where the AR(2) oscillates (complex roots: a periodic disturbance, which averages out over
     the run and costs no information: its own estimate). Clipped to [1, n/2] (at least two
-    effective runs).
+    effective runs). ``order``: 1 or 2 to fit that autoregression whatever ``n`` (the caller has
+    the evidence for it: e.g. runs that oscillate decisively); None: the AR(2) from 20 runs.
     """
     if n < 5:
         return 1.0
@@ -1122,7 +1123,7 @@ def autoregressive_long_run_factor(r1: float, r2: float | None, n: int, fitted: 
 
     rho1 = unbiased_(r1)
     ar1 = (1.0 + max(rho1, 0.0)) / (1.0 - max(rho1, 0.0))
-    if r2 is None or n < 20:
+    if r2 is None or order == 1 or (order is None and n < 20):
         return float(np.clip(ar1, 1.0, cap))
     rho2 = unbiased_(r2)
     det = 1.0 - rho1 * rho1

@@ -299,8 +299,9 @@ def diagnostics(ev: Evidence, widening: dependence.Widening, offsets: tuple[int,
             continue
         if check.dependent:
             flags.append("dependence")
-            notes.append(f"{who}'s runs are serially dependent (long-run factor {check.tau:.2f}): its {check.n} runs "
-                         f"count as about {check.n_effective:.0f} independent ones")
+            notes.append(f"{who}'s runs are serially dependent" + ("" if widening.oscillation else
+                         f" (long-run factor {check.tau:.2f}): its {check.n} runs count as about "
+                         f"{check.n_effective:.0f} independent ones"))
         if check.trending:
             flags.append("trend")
             notes.append(f"{who}'s runs drift {check.drift:+.1%} from first to last: interleave the systems' "
@@ -319,8 +320,20 @@ def diagnostics(ev: Evidence, widening: dependence.Widening, offsets: tuple[int,
 WIDENING_NOTE = "the interval is widened for serial dependence"
 
 
+#: the first words of the note about runs that oscillate (:func:`.dependence.oscillation`)
+OSCILLATION_NOTE = "the runs oscillate"
+
+
 def widening_note(widening: dependence.Widening) -> str | None:
-    """The sentence about the widening, when there is one worth saying (variance at least 5% larger)."""
+    """The sentence about the widening, when there is one worth saying (variance at least 5% larger), or about runs
+    that oscillate (a periodic disturbance: the long-run factor is an AR(2)'s)."""
+    if widening.oscillation:
+        lag1, lag3 = widening.oscillation
+        worth = (f"they count as 1/{widening.tau:.2f} of their number" if widening.tau >= 1.05 else
+                 "they count as independent runs")
+        return (f"{OSCILLATION_NOTE} (autocorrelation {lag1:+.2f} at lag 1, {lag3:+.2f} at lag 3: they rise and fall "
+                f"within a few runs, which averages out over the runs, as a periodic disturbance does): {worth} "
+                f"(long-run factor of an AR(2))")
     if widening.tau < 1.05:
         return None
     tails = (f", {widening.tails:.2f}x of it because the suite's benchmarks differ in dependence and these runs "

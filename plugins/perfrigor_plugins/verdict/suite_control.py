@@ -207,7 +207,7 @@ def _rebuilt(step: VerdictStep, v: pr.Verdict, base: Answer, at_level: Answer, p
         details["statistic"] = recipe["parts"][0]["statistic"]
     notes = list(details.get("notes", []))
     if widening is not None:
-        notes = [n for n in notes if not n.startswith(paths.WIDENING_NOTE)]
+        notes = [n for n in notes if not n.startswith((paths.WIDENING_NOTE, paths.OSCILLATION_NOTE))]
         note = paths.widening_note(widening)
         if note:
             notes.append(note + _spread_note(details.get("n") or {}, (recipe or {}).get("df_taus"), widening.taus))
