@@ -8,16 +8,11 @@ interval of the speedup.
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
-from pathlib import Path
 
+import benchmark_scripts
 import perfrigor as pr
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "benchmarks" / "compare_with_peers.py"
 
 pytestmark = pytest.mark.slow
 
@@ -33,11 +28,7 @@ def script():
         pytest.skip(f"a method plugin does not load: {exc}")
     if "default" not in pr.get_registry().presets:
         pytest.skip("the default preset is not installed")
-    spec = importlib.util.spec_from_file_location("compare_with_peers", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return benchmark_scripts.load("compare_with_peers")
 
 
 @pytest.fixture(scope="module")

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import attrs
+import benchmark_scripts
 import numpy as np
 import perfrigor as pr
 import pytest
@@ -193,11 +194,7 @@ def test_real_jmh_forks_warmups_left_out() -> None:
 
 def _script():
     """benchmarks/steady_verdict.py, the families and the real-data check of docs/methods/steady-state.md."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("steady_verdict", HERE.parents[1] / "benchmarks" / "steady_verdict.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return benchmark_scripts.load("steady_verdict")
 
 
 @pytest.mark.slow

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
+import benchmark_scripts
 import numpy as np
 import perfrigor as pr
 import pytest
@@ -15,15 +15,11 @@ from perfrigor import cli, simulate
 from perfrigor_plugins.verdict.multiplicity import adjusted_pvalues
 
 SUITE_CSV = Path(pr.__file__).parent / "examples" / "suite" / "suite.csv"
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "calibration.py"
 
 
 def _calibration_script():
     """benchmarks/calibration.py as a module (it is a script, not part of the package)."""
-    spec = importlib.util.spec_from_file_location("calibration_script", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return benchmark_scripts.load("calibration")
 
 
 def test_adjusted_pvalues_match_r_p_adjust():

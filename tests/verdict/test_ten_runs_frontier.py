@@ -7,25 +7,13 @@ runs; the docs' claim is that at 5% on both no such test reaches 90% of Mann-Whi
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
+import benchmark_scripts
 import pytest
-
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "ten_runs_frontier.py"
-
-
-def _frontier_module():
-    spec = importlib.util.spec_from_file_location("ten_runs_frontier", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not SCRIPT.exists(), reason="benchmarks/ is not part of an installed package")
 def test_no_test_holds_both_bounds_at_ten_runs() -> None:
-    m = _frontier_module()
+    m = benchmark_scripts.load("ten_runs_frontier")
     table = m.frontier(200_000, seed=3)
     mw = m.plain(100_000, seed=3)["Mann-Whitney iid power"]
     for rows in table.values():
