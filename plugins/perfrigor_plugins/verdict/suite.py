@@ -82,7 +82,8 @@ def suite_verdict(verdicts: Mapping[str, pr.Verdict], confidence: float, previou
                                     "interval_level": control.get("interval_level", confidence)}
     hpt = previous.find("hpt") if isinstance(previous, pr.Previous) else None
     if hpt is not None and isinstance(hpt[1], pr.Comparison):
-        reasons.append(f"HPT ({hpt[0]}): {hpt[1].describe()}")
+        # HPT's own sentence names it; a step of another id says which it is
+        reasons.append(hpt[1].describe() if hpt[0] == "hpt" else f"{hpt[0]}: {hpt[1].describe()}")
         details["hpt"] = {"step": hpt[0], "estimate": hpt[1].estimate, "pvalue": hpt[1].pvalue,
                           "significant": hpt[1].significant}
     return pr.SuiteVerdict(counts=counts, benchmarks=names, speedup=speedup, ci_low=low, ci_high=high,
