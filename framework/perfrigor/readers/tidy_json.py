@@ -1,7 +1,7 @@
 """Tidy JSON: an array of records, one measurement each (see :mod:`perfrigor.readers.tidy`).
 
 A small file is parsed in Python with the line of every record and value kept
-(:mod:`perfrigor.readers._jsonlines`). A large one (:data:`perfrigor.readers._arrow.LARGE`) is
+(:mod:`perfrigor.readers._jsonlines`). A larger one (:data:`FAST_FROM`, 256 KiB) is
 read a piece of whole records at a time (:func:`read_fast`): the array's structure is checked
 with numpy (flat records, one comma between them, nothing else outside them), the commas and
 brackets between records blanked, and the records parsed by ``pyarrow.json``; each record's
@@ -36,6 +36,9 @@ from .tidy import OPTIONS, ColumnMap, build_table
 #: (a 100 MB file of 1.1 M records: its numbers' size 2.6x at the peak with these, 2.8x with 512 KiB
 #: pieces and 7-17% less CPU, 3.5x with 1 MiB; the goal is at most 3x, for files with fewer numbers a byte too)
 PIECE = 1 << 18
+#: a file of this many bytes or more (at most :data:`perfrigor.readers._arrow.LARGE`) is read by pyarrow: the
+#: line-keeping parse of a small one reads about 5 MB/s, so from here it costs more than pyarrow's import (0.05 s)
+FAST_FROM = 256 << 10
 #: JSON's white space
 _SPACE = np.zeros(256, dtype=bool)
 _SPACE[list(b" \t\r\n")] = True
@@ -84,7 +87,7 @@ class _Slow(Exception):
 def read_fast(path: Path, options: dict[str, Any]) -> Sample | Suite | None:
     """The table of a large file, read by pyarrow a piece of whole records at a time; None for the slow way."""
     size = data_size(path)  # gzip data: the size its trailer states
-    if size < _arrow.LARGE or _arrow.json_module() is None:
+    if size < min(_arrow.LARGE, FAST_FROM) or _arrow.json_module() is None:
         return None
     rows: CodedRows | None = None
     columns: list[str] = []
