@@ -120,14 +120,18 @@ def read_fast(path: Path, options: dict[str, Any]) -> Sample | Suite | None:
 class _Found:
     """Where a piece's records start, its lines end, and (records over several lines) what finds their values."""
 
-    __slots__ = ("starts", "raw", "newlines", "first_line", "quotes", "one_line")
+    __slots__ = ("starts", "raw", "newlines", "first_line", "quotes")
 
     def __init__(self, starts: np.ndarray, raw: np.ndarray, newlines: np.ndarray, first_line: int,
                  quotes: np.ndarray | None) -> None:
         self.starts, self.raw, self.newlines, self.first_line = starts, raw, newlines, first_line
         #: where the quotes are; None when every record is on one line (its value on its line: nothing to find)
         self.quotes = quotes
-        self.one_line = quotes is None
+
+    @property
+    def one_line(self) -> bool:
+        """Every record on one line: each value's line is its record's."""
+        return self.quotes is None
 
     def lines(self, positions: np.ndarray) -> np.ndarray:
         return self.first_line + np.searchsorted(self.newlines, positions)

@@ -394,7 +394,7 @@ def pooled(observations: Sequence[Observation | None]) -> list[Widening]:
     mixtures = factor_mixtures(np.array([o.rho[0] for o in obs]), np.array([lag1_variance(o.n) for o in obs]),
                                np.array([o.runs for o in obs]))
     for j, i in enumerate(usable):
-        if oscillation(obs[j]) is not None:
+        if out[i].oscillation:
             continue  # its own evidence: an oscillation the suite's AR(1) pooling does not model (alone's)
         tau = tau_of(rho[j], acf[j], obs[j])
         out[i] = _with_blocks(Widening(per_side(tau, obs[j]), pooled=True, mixture=mixtures[j]), tau, obs[j])

@@ -45,12 +45,16 @@ def resolution(values: np.ndarray) -> float | None:
     distinct = np.unique(values)
     if distinct.size < 2 or distinct.size > values.size // 2:
         return None
+    step = _common_step(distinct)
+    rel = 0.0 if step is None else step / float(np.median(values))
+    return rel if rel > 1e-3 else None
+
+
+def _common_step(distinct: np.ndarray) -> float | None:
+    """The step all of several distinct readings (sorted) sit on, their smallest gap; None where they do not."""
     step = float(np.diff(distinct).min())
     units = (distinct - distinct[0]) / step
-    if not np.allclose(units, np.round(units), rtol=0.0, atol=1e-6):
-        return None
-    rel = step / float(np.median(values))
-    return rel if rel > 1e-3 else None
+    return step if np.allclose(units, np.round(units), rtol=0.0, atol=1e-6) else None
 
 
 def _smallest_gap(values: np.ndarray) -> float | None:
@@ -66,11 +70,8 @@ def _own_grid(values: np.ndarray) -> float | None:
     distinct = np.unique(values)
     if values.size < 3 or distinct.size < 2 or distinct.size == values.size:
         return None
-    step = float(np.diff(distinct).min())
-    units = (distinct - distinct[0]) / step
-    if not np.allclose(units, np.round(units), rtol=0.0, atol=1e-6):
-        return None
-    rel = step / float(distinct[0])  # at its smallest reading: half a step there is the most on the log scale
+    step = _common_step(distinct)
+    rel = 0.0 if step is None else step / float(distinct[0])  # at its smallest reading: half a step there is the most
     return rel if rel > 1e-3 else None
 
 
